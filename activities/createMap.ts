@@ -1,0 +1,40 @@
+// Creates the map of an upload from the parsed document. Safe to retry: the request id makes a
+// second run return the map the first one created.
+import { findUserById } from '../db/users.js';
+import { insertMap } from '../db/maps.js';
+import { DEFAULT_BASEMAP } from '../lib/basemaps.js';
+import { AppError } from '../lib/errors.js';
+import { emptyMapDocument, mediaReferences, type MapDocument } from '../lib/geojson/model.js';
+import type { CreateMapInput, MapSummaryData } from '../lib/jobContracts.js';
+import { shortNameBase } from '../lib/shortName.js';
+import { summaryOf } from '../lib/mapSummary.js';
+import type { ActivityDeps } from './deps.js';
+import { failingOnBadInput } from './failures.js';
+
+export const DEFAULT_MAP_TITLE = 'Untitled map';
+
+export function makeCreateMap({ db, blobs }: ActivityDeps) {
+  return async function createMap(input: CreateMapInput): Promise<MapSummaryData> {
+    return failingOnBadInput(async () => {
+      const owner = await findUserById(db, input.ownerId);
+      if (!owner) throw new AppError('invalid_api_key', 'The account that sent this upload no longer exists.');
+      const document: MapDocument = input.parsedKey
+        ? (JSON.parse((await blobs.read(input.parsedKey)).toString('utf8')) as MapDocument)
+        : emptyMapDocument();
+      const title = input.settings.title?.trim() || DEFAULT_MAP_TITLE;
+      const record = await insertMap(db, {
+        ownerId: input.ownerId,
+        shortNameBase: shortNameBase(input.settings.shortName, title),
+        title,
+        description: input.settings.description ?? '',
+        basemap: DEFAULT_BASEMAP,
+        visibility: input.settings.visibility,
+        geojson: document,
+        media: mediaReferences(document),
+        featureCount: input.featureCount,
+        requestId: input.requestId,
+      });
+      return summaryOf(record);
+    });
+  };
+}

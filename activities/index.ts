@@ -1,0 +1,19 @@
+// Every activity, built over injected dependencies. Activity names are a persisted contract:
+// the keys of this object are what workflows call.
+import { makeAppendToMap } from './appendToMap.js';
+import { makeCreateMap } from './createMap.js';
+import { makeDeleteBlobs } from './deleteBlobs.js';
+import type { ActivityDeps } from './deps.js';
+import { makeParseFile } from './parseFile.js';
+
+export function createActivities(deps: ActivityDeps) {
+  return {
+    parseFile: makeParseFile(deps),
+    createMap: makeCreateMap(deps),
+    appendToMap: makeAppendToMap(deps),
+    deleteBlobs: makeDeleteBlobs(deps),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;
+export type { ActivityDeps } from './deps.js';

@@ -1,0 +1,68 @@
+// What every route handler gets: the dependencies of the API process and helpers on them.
+import type { Context } from 'koa';
+import type { z } from 'zod';
+import type { Db } from '../db/connection.js';
+import { findMapRecord, findMembership, type MapRecord } from '../db/maps.js';
+import { accessTo, canEdit, canView, type Access } from '../lib/access.js';
+import type { BlobStore } from '../lib/blobs/blobStore.js';
+import type { Config } from '../lib/config.js';
+import { AppError } from '../lib/errors.js';
+import type { JobGateway } from './jobs.js';
+import type { Caller } from './middleware/auth.js';
+import { describeZodError } from './schemas.js';
+
+export interface ApiDeps {
+  config: Config;
+  db: Db;
+  blobs: BlobStore;
+  jobs: JobGateway;
+}
+
+export type Handler = (ctx: Context, deps: ApiDeps) => Promise<void>;
+
+export const callerOf = (ctx: Context): Caller => ctx.state.caller as Caller;
+
+export function parseArgs<S extends z.ZodType>(ctx: Context, schema: S): z.output<S> {
+  const parsed = schema.safeParse(ctx.state.args);
+  if (!parsed.success) throw new AppError('invalid_arguments', `Invalid arguments: ${describeZodError(parsed.error)}.`);
+  return parsed.data;
+}
+
+/** The map and the caller's access to it; a map the caller may not see is reported as missing. */
+export async function mapFor(
+  db: Db,
+  mapId: number,
+  userId: number,
+  need: 'view' | 'edit',
+): Promise<{ map: MapRecord; access: Access }> {
+  const map = await findMapRecord(db, mapId);
+  const access = map ? accessTo(map, userId, await findMembership(db, mapId, userId)) : 'none';
+  if (!map || !canView(access)) throw new AppError('map_not_found', `There is no map with the id ${mapId}.`);
+  if (need === 'edit' && !canEdit(access)) {
+    throw new AppError('permission_denied', 'Only the owner and editors may change this map.');
+  }
+  return { map, access };
+}
+
+/** Optional Idempotency-Key header: letters, digits and -_.: up to 200 characters. */
+export function idempotencyKey(ctx: Context): string | undefined {
+  const key = ctx.get('idempotency-key');
+  if (!key) return undefined;
+  if (!/^[A-Za-z0-9_.:-]{1,200}$/.test(key)) {
+    throw new AppError('invalid_arguments', 'The Idempotency-Key header may hold up to 200 letters, digits, "-", "_", "." or ":".');
+  }
+  return key;
+}
+
+/** How long the API waits for a file job: the processing limit plus time for the final write. */
+export const jobWaitMs = (config: Config): number | null =>
+  config.processingTimeoutMs === null ? null : config.processingTimeoutMs + 60_000;
+
+/** An AbortSignal that fires when the HTTP client goes away before the answer. */
+export function clientGone(ctx: Context): AbortSignal {
+  const controller = new AbortController();
+  ctx.res.once('close', () => {
+    if (!ctx.res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}

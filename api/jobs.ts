@@ -1,0 +1,152 @@
+// The API's door to Temporal: one lazily opened client, and `run`, which starts a workflow and
+// waits for its result within bounds. Every way this can fail becomes an AppError.
+import {
+  Client,
+  Connection,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowFailedError,
+  type WorkflowHandle,
+} from '@temporalio/client';
+import { ApplicationFailure, TimeoutFailure } from '@temporalio/common';
+import { AppError, isErrorCode } from '../lib/errors.js';
+
+export interface JobGatewayOptions {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  /** How long to try to reach the Temporal server before answering service_unavailable. */
+  connectTimeoutMs?: number;
+  /** When no worker has picked a job up after this long, the job is ended and the API says so. */
+  noWorkerAfterMs?: number;
+}
+
+export interface RunOptions {
+  workflowId: string;
+  /** null: wait as long as the client waits (enterprise, no processing limit). */
+  waitMs: number | null;
+  /** Ends the wait when the HTTP client goes away. */
+  signal?: AbortSignal;
+}
+
+class NoWorker extends Error {}
+class WaitExpired extends Error {}
+
+const UNAVAILABLE = 'The job server cannot be reached right now; please try again in a minute.';
+
+export class JobGateway {
+  private clientPromise: Promise<Client> | undefined;
+
+  constructor(private readonly options: JobGatewayOptions) {}
+
+  private connect(): Promise<Client> {
+    this.clientPromise ??= Connection.connect({
+      address: this.options.address,
+      connectTimeout: this.options.connectTimeoutMs ?? 5_000,
+    }).then(
+      (connection) => new Client({ connection, namespace: this.options.namespace }),
+      (error) => {
+        this.clientPromise = undefined; // try again on the next request
+        throw error;
+      },
+    );
+    return this.clientPromise;
+  }
+
+  async client(): Promise<Client> {
+    try {
+      return await this.connect();
+    } catch {
+      throw new AppError('service_unavailable', UNAVAILABLE);
+    }
+  }
+
+  /** True when the Temporal server answers. */
+  async ping(): Promise<boolean> {
+    try {
+      const client = await this.connect();
+      await client.withDeadline(Date.now() + 3_000, () =>
+        client.workflowService.describeNamespace({ namespace: this.options.namespace }),
+      );
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async run<R>(workflowType: string, input: object, options: RunOptions): Promise<R> {
+    const client = await this.client();
+    let handle: WorkflowHandle;
+    try {
+      handle = await client.withDeadline(Date.now() + (this.options.connectTimeoutMs ?? 5_000) * 2, () =>
+        client.workflow.start(workflowType, {
+          taskQueue: this.options.taskQueue,
+          workflowId: options.workflowId,
+          args: [input],
+          // A retried idempotency key joins the running job or gets the finished one's result;
+          // only a failed job may run again under the same id.
+          workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+          workflowIdConflictPolicy: 'USE_EXISTING',
+          ...(options.waitMs !== null ? { workflowExecutionTimeout: options.waitMs } : {}),
+        }),
+      );
+    } catch (error) {
+      if (error instanceof WorkflowExecutionAlreadyStartedError) {
+        handle = client.workflow.getHandle(options.workflowId);
+      } else {
+        throw new AppError('service_unavailable', UNAVAILABLE);
+      }
+    }
+    return this.await<R>(client, handle, options);
+  }
+
+  private async await<R>(client: Client, handle: WorkflowHandle, options: RunOptions): Promise<R> {
+    const abort = new AbortController();
+    const timers: NodeJS.Timeout[] = [];
+    const onClientGone = () => abort.abort();
+    options.signal?.addEventListener('abort', onClientGone);
+    const guards = new Promise<never>((_, reject) => {
+      timers.push(
+        setTimeout(async () => {
+          // Only the start events in the history: no worker has touched the job.
+          const description = await handle.describe().catch(() => undefined);
+          if (description && description.status.name === 'RUNNING' && (description.historyLength ?? 0) <= 2) {
+            reject(new NoWorker());
+          }
+        }, this.options.noWorkerAfterMs ?? 15_000),
+      );
+      if (options.waitMs !== null) timers.push(setTimeout(() => reject(new WaitExpired()), options.waitMs + 10_000));
+    });
+    try {
+      return (await Promise.race([client.withAbortSignal(abort.signal, () => handle.result()), guards])) as R;
+    } catch (error) {
+      throw await this.explain(handle, error);
+    } finally {
+      timers.forEach(clearTimeout);
+      abort.abort();
+      options.signal?.removeEventListener('abort', onClientGone);
+    }
+  }
+
+  private async explain(handle: WorkflowHandle, error: unknown): Promise<AppError> {
+    if (error instanceof NoWorker || error instanceof WaitExpired) {
+      await handle.terminate('the API stopped waiting for this job').catch(() => undefined);
+      return error instanceof NoWorker
+        ? new AppError('service_unavailable', 'No worker is processing jobs right now; please try again later.')
+        : new AppError('processing_timeout', 'The file was not processed within the time limit.');
+    }
+    if (error instanceof WorkflowFailedError) {
+      const cause = error.cause;
+      if (cause instanceof ApplicationFailure && isErrorCode(cause.type)) return new AppError(cause.type, cause.message);
+      if (cause instanceof TimeoutFailure) {
+        return new AppError('processing_timeout', 'The file was not processed within the time limit.');
+      }
+      return new AppError('internal_error', 'The job failed because of an internal error; please try again.');
+    }
+    return new AppError('service_unavailable', UNAVAILABLE);
+  }
+
+  async close(): Promise<void> {
+    const client = await this.clientPromise?.catch(() => undefined);
+    await client?.connection.close();
+  }
+}

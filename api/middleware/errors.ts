@@ -1,0 +1,41 @@
+// The one place that turns failures into API answers: HTTP 200 with {"error", "error_code"}.
+// Nothing else (stack traces, SQL, paths) ever reaches a client.
+import type { Middleware } from 'koa';
+import { AppError } from '../../lib/errors.js';
+
+export interface Logger {
+  error(message: string, error?: unknown): void;
+}
+
+function asAppError(error: unknown): AppError | undefined {
+  if (error instanceof AppError) return error;
+  // Errors from body parsing (koa-body / co-body / http-errors) carry an HTTP status and a type.
+  const e = error as { status?: number; type?: string; expose?: boolean };
+  if (e?.type === 'entity.too.large' || e?.status === 413) {
+    return new AppError('file_too_large', 'The request body is larger than the upload limit.');
+  }
+  if (e?.type === 'entity.parse.failed' || (e?.status === 400 && error instanceof SyntaxError)) {
+    return new AppError('invalid_json', 'The request body is not valid JSON.');
+  }
+  if (e?.status === 415 || e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
+    return new AppError('invalid_json', 'The request body must be UTF-8 JSON.');
+  }
+  return undefined;
+}
+
+export function apiErrors(log: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      let appError = asAppError(error);
+      if (!appError) {
+        log.error(`${ctx.method} ${ctx.path} failed`, error);
+        appError = new AppError('internal_error', 'Something went wrong inside the service; please try again.');
+      }
+      ctx.status = 200;
+      ctx.type = 'application/json';
+      ctx.body = { error: appError.message, error_code: appError.code };
+    }
+  };
+}

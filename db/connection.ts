@@ -1,0 +1,52 @@
+// Opens the database: PostgreSQL through pg when a URL is given, otherwise embedded PGlite
+// (the same SQL) in a folder under the data directory.
+import fs from 'node:fs';
+import path from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import ClientPgLite from 'knex-pglite';
+import pg from 'pg';
+
+export type Db = Knex;
+
+// Return bigint counts and timestamps as the application expects: ints as numbers.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number.parseInt(value, 10));
+
+export interface DbOptions {
+  databaseUrl: string | undefined;
+  /** Where PGlite keeps its files when no databaseUrl is given; undefined: in memory. */
+  pgliteDir: string | undefined;
+  poolMax?: number;
+}
+
+export function openDb(options: DbOptions): Db {
+  if (options.databaseUrl) {
+    const db = knexFactory({
+      client: 'pg',
+      connection: options.databaseUrl,
+      pool: { min: 0, max: options.poolMax ?? 10 },
+      acquireConnectionTimeout: 10_000,
+    });
+    // A connection dropped by the server (restart, pg_terminate_backend) must not kill the process.
+    const pool = db.client.pool as { on?: (event: string, fn: (...args: unknown[]) => void) => void };
+    pool.on?.('createSuccess', (_eventId: unknown, conn: unknown) => {
+      (conn as pg.Client).on('error', () => {});
+    });
+    return db;
+  }
+  if (options.pgliteDir) fs.mkdirSync(path.dirname(options.pgliteDir), { recursive: true });
+  return knexFactory({
+    client: ClientPgLite,
+    dialect: 'postgres',
+    connection: options.pgliteDir ? { filename: options.pgliteDir } : {},
+  } as Knex.Config);
+}
+
+/** Runs a trivial query: true when the database answers. */
+export async function pingDb(db: Db): Promise<boolean> {
+  try {
+    await db.raw('select 1');
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,290 @@
+// Maps, their members and the media they reference. Every GeoJSON write also rewrites the
+// map's map_media rows in the same transaction.
+import type { Knex } from 'knex';
+import type { Db } from './connection.js';
+import { UniqueViolation, translateDbError } from './errors.js';
+
+export type Visibility = 'public' | 'unlisted' | 'private' | 'select';
+export type MemberRole = 'editor' | 'viewer';
+
+export interface MapRecord {
+  id: number;
+  ownerId: number;
+  owner: string;
+  shortName: string;
+  title: string;
+  description: string;
+  basemap: string;
+  visibility: Visibility;
+  collaborate: boolean;
+  createdAt: Date;
+  modifiedAt: Date;
+}
+
+export interface MediaRefs {
+  images: string[];
+  markers: string[];
+}
+
+/** A map with everything map/get shows; the GeoJSON stays the database's text, never re-parsed. */
+export interface MapDetail extends MapRecord {
+  geojsonText: string;
+  editors: string[];
+  viewers: string[];
+  images: string[];
+  markers: string[];
+}
+
+const recordColumns = [
+  'm.id',
+  'm.owner_id',
+  'u.username as owner',
+  'm.short_name',
+  'm.title',
+  'm.description',
+  'm.basemap',
+  'm.visibility',
+  'm.collaborate',
+  'm.created_at',
+  'm.modified_at',
+];
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const toRecord = (row: any): MapRecord => ({
+  id: Number(row.id),
+  ownerId: Number(row.owner_id),
+  owner: row.owner,
+  shortName: row.short_name,
+  title: row.title,
+  description: row.description,
+  basemap: row.basemap,
+  visibility: row.visibility,
+  collaborate: row.collaborate,
+  createdAt: new Date(row.created_at),
+  modifiedAt: new Date(row.modified_at),
+});
+
+const mapsWithOwner = (db: Knex | Knex.Transaction) =>
+  db('maps as m').join('users as u', 'u.id', 'm.owner_id').select(recordColumns);
+
+export async function findMapRecord(db: Db | Knex.Transaction, mapId: number): Promise<MapRecord | undefined> {
+  const row = await mapsWithOwner(db).where('m.id', mapId).first();
+  return row ? toRecord(row) : undefined;
+}
+
+export async function findMembership(db: Db, mapId: number, userId: number): Promise<MemberRole | undefined> {
+  const row = await db('map_members').select('role').where({ map_id: mapId, user_id: userId }).first();
+  return row?.role;
+}
+
+export async function setMembership(db: Db, mapId: number, userId: number, role: MemberRole | null): Promise<void> {
+  if (role === null) {
+    await db('map_members').where({ map_id: mapId, user_id: userId }).delete();
+    return;
+  }
+  await db('map_members')
+    .insert({ map_id: mapId, user_id: userId, role })
+    .onConflict(['map_id', 'user_id'])
+    .merge({ role });
+}
+
+export async function setCollaborate(db: Db, mapId: number, collaborate: boolean): Promise<void> {
+  await db('maps').where({ id: mapId }).update({ collaborate });
+}
+
+export async function setVisibility(db: Db, mapId: number, visibility: Visibility): Promise<void> {
+  await db('maps').where({ id: mapId }).update({ visibility });
+}
+
+export async function readMapDetail(db: Db, mapId: number): Promise<MapDetail | undefined> {
+  const row = await mapsWithOwner(db).select(db.raw('m.geojson::text as geojson_text')).where('m.id', mapId).first();
+  if (!row) return undefined;
+  const [members, media] = await Promise.all([
+    db('map_members as mm')
+      .join('users as u', 'u.id', 'mm.user_id')
+      .select('u.username', 'mm.role')
+      .where('mm.map_id', mapId)
+      .orderBy('u.username'),
+    db('map_media').select('kind', 'media_id').where({ map_id: mapId }).orderBy('media_id'),
+  ]);
+  const namesOf = (role: MemberRole) => members.filter((m) => m.role === role).map((m) => m.username as string);
+  const idsOf = (kind: string) => media.filter((m) => m.kind === kind).map((m) => m.media_id as string);
+  return {
+    ...toRecord(row),
+    geojsonText: row.geojson_text,
+    editors: namesOf('editor'),
+    viewers: namesOf('viewer'),
+    images: idsOf('image'),
+    markers: idsOf('marker'),
+  };
+}
+
+/** Maps the user owns, and maps where the user is a member, with the member role. */
+export async function listMapsOfUser(
+  db: Db,
+  userId: number,
+): Promise<{ owned: MapRecord[]; member: { map: MapRecord; role: MemberRole }[] }> {
+  const [owned, member] = await Promise.all([
+    mapsWithOwner(db).where('m.owner_id', userId).orderBy('m.id'),
+    mapsWithOwner(db)
+      .join('map_members as mm', 'mm.map_id', 'm.id')
+      .select('mm.role')
+      .where('mm.user_id', userId)
+      .orderBy('m.id'),
+  ]);
+  return {
+    owned: owned.map(toRecord),
+    member: member.map((row) => ({ map: toRecord(row), role: row.role as MemberRole })),
+  };
+}
+
+/** The first of base, base-2, base-3 … that the owner does not use yet (other than on excludeMapId). */
+async function freeShortName(
+  trx: Knex.Transaction,
+  ownerId: number,
+  base: string,
+  excludeMapId?: number,
+): Promise<string> {
+  const query = trx('maps')
+    .pluck('short_name')
+    .where('owner_id', ownerId)
+    .andWhere((q) => q.where('short_name', base).orWhere('short_name', 'like', `${base}-%`));
+  if (excludeMapId !== undefined) query.whereNot('id', excludeMapId);
+  const taken = new Set<string>(await query);
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n += 1) {
+    if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+  }
+}
+
+/** Runs fn in a transaction, again (up to 5 times) when a concurrent writer took the same short name. */
+async function retryingShortNameRace<T>(db: Db, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await db.transaction(fn);
+    } catch (error) {
+      const translated = translateDbError(error);
+      const isShortNameRace =
+        translated instanceof UniqueViolation && translated.constraint.includes('short_name');
+      if (!isShortNameRace || attempt >= 5) throw translated;
+    }
+  }
+}
+
+async function writeMedia(trx: Knex.Transaction, mapId: number, media: MediaRefs): Promise<void> {
+  await trx('map_media').where({ map_id: mapId }).delete();
+  const rows = [
+    ...media.images.map((id) => ({ map_id: mapId, kind: 'image', media_id: id })),
+    ...media.markers.map((id) => ({ map_id: mapId, kind: 'marker', media_id: id })),
+  ];
+  for (let i = 0; i < rows.length; i += 1000) await trx('map_media').insert(rows.slice(i, i + 1000));
+}
+
+export interface NewMap {
+  ownerId: number;
+  shortNameBase: string;
+  title: string;
+  description: string;
+  basemap: string;
+  visibility: Visibility;
+  geojson: object;
+  media: MediaRefs;
+  featureCount: number;
+  /** When given, creating twice with the same id returns the first map. */
+  requestId?: string;
+}
+
+export async function insertMap(db: Db, map: NewMap): Promise<MapRecord> {
+  return retryingShortNameRace(db, async (trx) => {
+    if (map.requestId) {
+      const done = await trx('import_requests').select('map_id').where({ request_id: map.requestId }).first();
+      if (done) return (await findMapRecord(trx, Number(done.map_id)))!;
+    }
+    const shortName = await freeShortName(trx, map.ownerId, map.shortNameBase);
+    const [inserted] = await trx('maps')
+      .insert({
+        owner_id: map.ownerId,
+        short_name: shortName,
+        title: map.title,
+        description: map.description,
+        basemap: map.basemap,
+        visibility: map.visibility,
+        geojson: JSON.stringify(map.geojson),
+      })
+      .returning('id');
+    const mapId = Number(inserted.id);
+    await writeMedia(trx, mapId, map.media);
+    if (map.requestId) {
+      await trx('import_requests').insert({
+        request_id: map.requestId,
+        map_id: mapId,
+        features_added: map.featureCount,
+      });
+    }
+    return (await findMapRecord(trx, mapId))!;
+  });
+}
+
+export interface MapChanges {
+  title?: string;
+  description?: string;
+  basemap?: string;
+  visibility?: Visibility;
+  shortNameBase?: string;
+  geojson?: object;
+  media?: MediaRefs;
+}
+
+/** Applies the given changes (only those present) and moves modified_at. */
+export async function updateMap(db: Db, mapId: number, changes: MapChanges): Promise<MapRecord | undefined> {
+  return retryingShortNameRace(db, async (trx) => {
+    const current = await trx('maps').select('owner_id').where({ id: mapId }).forUpdate().first();
+    if (!current) return undefined;
+    const update: Record<string, unknown> = { modified_at: trx.fn.now() };
+    if (changes.title !== undefined) update.title = changes.title;
+    if (changes.description !== undefined) update.description = changes.description;
+    if (changes.basemap !== undefined) update.basemap = changes.basemap;
+    if (changes.visibility !== undefined) update.visibility = changes.visibility;
+    if (changes.geojson !== undefined) update.geojson = JSON.stringify(changes.geojson);
+    if (changes.shortNameBase !== undefined) {
+      update.short_name = await freeShortName(trx, Number(current.owner_id), changes.shortNameBase, mapId);
+    }
+    await trx('maps').where({ id: mapId }).update(update);
+    if (changes.media) await writeMedia(trx, mapId, changes.media);
+    return findMapRecord(trx, mapId);
+  });
+}
+
+export interface ContentChange<Doc> {
+  geojson: Doc;
+  media: MediaRefs;
+  added: number;
+}
+
+/**
+ * Changes a map's GeoJSON under a row lock, so concurrent changes apply one after the other and
+ * none is lost. With a requestId the change is applied at most once; a repeat returns
+ * `alreadyApplied` and the features added the first time.
+ */
+export async function changeMapContent<Doc extends object>(
+  db: Db,
+  mapId: number,
+  requestId: string,
+  change: (current: Doc) => ContentChange<Doc>,
+): Promise<{ record: MapRecord; added: number; alreadyApplied: boolean } | undefined> {
+  return db.transaction(async (trx) => {
+    const row = await trx('maps').select('geojson').where({ id: mapId }).forUpdate().first();
+    if (!row) return undefined;
+    const done = await trx('import_requests').select('features_added').where({ request_id: requestId }).first();
+    if (done) {
+      return { record: (await findMapRecord(trx, mapId))!, added: done.features_added, alreadyApplied: true };
+    }
+    const result = change(row.geojson as Doc);
+    await trx('maps')
+      .where({ id: mapId })
+      .update({ geojson: JSON.stringify(result.geojson), modified_at: trx.fn.now() });
+    await writeMedia(trx, mapId, result.media);
+    await trx('import_requests').insert({ request_id: requestId, map_id: mapId, features_added: result.added });
+    return { record: (await findMapRecord(trx, mapId))!, added: result.added, alreadyApplied: false };
+  });
+}

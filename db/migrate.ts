@@ -1,0 +1,39 @@
+// Applies the migrations in order. The list is explicit so that the same code runs under tsx,
+// vitest and a bundler without scanning folders.
+import type { Knex } from 'knex';
+import type { Db } from './connection.js';
+import * as m001 from './migrations/001_users.js';
+import * as m002 from './migrations/002_api_keys.js';
+import * as m003 from './migrations/003_maps.js';
+import * as m004 from './migrations/004_map_members.js';
+import * as m005 from './migrations/005_map_versions.js';
+import * as m006 from './migrations/006_images.js';
+import * as m007 from './migrations/007_markers.js';
+import * as m008 from './migrations/008_map_media.js';
+import * as m009 from './migrations/009_provider_keys.js';
+import * as m010 from './migrations/010_import_requests.js';
+
+type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
+
+const migrations: Record<string, Migration> = {
+  '001_users': m001,
+  '002_api_keys': m002,
+  '003_maps': m003,
+  '004_map_members': m004,
+  '005_map_versions': m005,
+  '006_images': m006,
+  '007_markers': m007,
+  '008_map_media': m008,
+  '009_provider_keys': m009,
+  '010_import_requests': m010,
+};
+
+const source: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => migrations[name] as Migration,
+};
+
+export async function migrateToLatest(db: Db): Promise<void> {
+  await db.migrate.latest({ migrationSource: source });
+}

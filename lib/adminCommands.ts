@@ -1,0 +1,65 @@
+// The operator commands behind `npm run admin -- <command>`, as one function over the
+// database, so the CLI can run them itself or hand them to a running embedded service.
+import { z } from 'zod';
+import type { Db } from '../db/connection.js';
+import { createApiKey, createUser, listKeys, revokeKey, verifyEmail } from './accounts.js';
+import { AppError } from './errors.js';
+
+export const ADMIN_USAGE = `Usage: npm run --silent admin -- <command> [options]
+
+  create-user --username U --email E --password P [--verified]
+  create-api-key --username U [--name N]     prints the new key alone on the last line
+  verify-email --username U
+  list-keys --username U
+  revoke-key --username U --key-prefix P`;
+
+export const adminRequest = z.discriminatedUnion('command', [
+  z.object({
+    command: z.literal('create-user'),
+    username: z.string(),
+    email: z.string(),
+    password: z.string(),
+    verified: z.boolean().default(false),
+  }),
+  z.object({ command: z.literal('create-api-key'), username: z.string(), name: z.string().default('') }),
+  z.object({ command: z.literal('verify-email'), username: z.string() }),
+  z.object({ command: z.literal('list-keys'), username: z.string() }),
+  z.object({ command: z.literal('revoke-key'), username: z.string(), 'key-prefix': z.string() }),
+]);
+
+export type AdminRequest = z.input<typeof adminRequest>;
+
+/** Runs one command; returns the lines to print. Throws AppError for bad input. */
+export async function runAdminCommand(db: Db, input: unknown): Promise<string[]> {
+  const parsed = adminRequest.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const option = issue.path.join('.');
+    throw new AppError('invalid_arguments', option === 'command' ? 'unknown command' : `--${option} is required`);
+  }
+  const request = parsed.data;
+  switch (request.command) {
+    case 'create-user': {
+      const user = await createUser(db, request);
+      return [`Created user ${user.username} <${user.email}>${user.emailVerified ? ' (e-mail verified)' : ''}.`];
+    }
+    case 'create-api-key': {
+      const { key } = await createApiKey(db, request.username, request.name);
+      return [`Created an API key for ${request.username}. It is shown only this once:`, key];
+    }
+    case 'verify-email':
+      await verifyEmail(db, request.username);
+      return [`Marked the e-mail address of ${request.username} as verified.`];
+    case 'list-keys': {
+      const keys = await listKeys(db, request.username);
+      if (keys.length === 0) return [`${request.username} has no API keys.`];
+      return keys.map(
+        (k) =>
+          `mps_${k.prefix}…  ${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active'}  created ${k.createdAt.toISOString()}${k.name ? `  ${k.name}` : ''}`,
+      );
+    }
+    case 'revoke-key':
+      await revokeKey(db, request.username, request['key-prefix']);
+      return [`Revoked the key ${request['key-prefix']} of ${request.username}.`];
+  }
+}

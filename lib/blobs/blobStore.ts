@@ -1,0 +1,28 @@
+// Where file bytes live between the API and the workers (claim check: workflows only ever see
+// a key). Local directory by default; an S3-compatible store implements the same interface.
+import type { Readable } from 'node:stream';
+
+export interface StoredBlob {
+  key: string;
+  size: number;
+}
+
+export class BlobTooLargeError extends Error {
+  override name = 'BlobTooLargeError';
+  constructor(readonly maxBytes: number) {
+    super(`blob exceeds ${maxBytes} bytes`);
+  }
+}
+
+export interface BlobStore {
+  /**
+   * Streams `source` into a new blob under `prefix`. With maxBytes, the first byte past the
+   * limit aborts the write with BlobTooLargeError and nothing is kept.
+   */
+  putStream(prefix: string, source: Readable, maxBytes: number | null): Promise<StoredBlob>;
+  putBuffer(prefix: string, bytes: Uint8Array): Promise<StoredBlob>;
+  read(key: string): Promise<Buffer>;
+  /** Deleting a missing blob is not an error (deletes are retried by activities). */
+  delete(key: string): Promise<void>;
+  exists(key: string): Promise<boolean>;
+}

@@ -1,0 +1,83 @@
+// The one place that reads process.env: a zod schema parsed once at start. A bad value stops
+// start-up with a message naming the variable.
+import path from 'node:path';
+import { z } from 'zod';
+
+const MB = 1024 * 1024;
+
+const positiveInt = z.coerce.number().int().positive();
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  TEMPORAL_ADDRESS: z
+    .string()
+    .regex(/^[\w.-]+:\d+$/, 'must be host:port, for example 127.0.0.1:7233')
+    .optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('maps'),
+  DEPLOYMENT: z.enum(['standard', 'enterprise']).default('standard'),
+  MAX_UPLOAD_MB: positiveInt.default(15),
+  PROCESSING_TIMEOUT_SECONDS: positiveInt.default(120),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+});
+
+export type Env = Record<string, string | undefined>;
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Base of every URL the service hands out, without a trailing slash. */
+  publicUrl: string;
+  dataDir: string;
+  /** Unset: embedded PGlite under dataDir. */
+  databaseUrl: string | undefined;
+  /** Unset: npm start spawns a Temporal dev server under dataDir. */
+  temporalAddress: string | undefined;
+  temporalNamespace: string;
+  taskQueue: string;
+  deployment: 'standard' | 'enterprise';
+  /** null: no limit (enterprise). */
+  maxUploadBytes: number | null;
+  /** null: no limit (enterprise). */
+  processingTimeoutMs: number | null;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment (empty strings count as unset). Throws ConfigError naming each bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const cleaned = Object.fromEntries(
+    Object.keys(envSchema.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]),
+  );
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const enterprise = e.DEPLOYMENT === 'enterprise';
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    temporalAddress: e.TEMPORAL_ADDRESS,
+    temporalNamespace: e.TEMPORAL_NAMESPACE,
+    taskQueue: e.TEMPORAL_TASK_QUEUE,
+    deployment: e.DEPLOYMENT,
+    maxUploadBytes: enterprise ? null : e.MAX_UPLOAD_MB * MB,
+    processingTimeoutMs: enterprise ? null : e.PROCESSING_TIMEOUT_SECONDS * 1000,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,423 @@
+// The map document: a GeoJSON FeatureCollection with a `groups` list. Validation and
+// normalisation of documents clients send, appending one document to another, and the image
+// and marker ids a document references.
+
+import {
+  Problem,
+  describe,
+  failInvalid,
+  isObjectRecord,
+  joinPath,
+  copyJsonData,
+  setOwn,
+  stringProblem,
+  withLocation,
+} from './json-data.js';
+import { copyGeometry, type Geometry } from './geometry.js';
+
+export type {
+  BBox,
+  Geometry,
+  GeometryCollection,
+  GeometryType,
+  LineString,
+  MultiLineString,
+  MultiPoint,
+  MultiPolygon,
+  Point,
+  Polygon,
+  Position,
+} from './geometry.js';
+export { GEOMETRY_TYPES, isGeometryType } from './geometry.js';
+
+export type GroupId = number | string;
+
+export interface MapGroup {
+  id: GroupId;
+  title: string;
+  parent?: GroupId;
+  [key: string]: unknown;
+}
+
+export interface MapFeature {
+  type: 'Feature';
+  id: number;
+  geometry: Geometry;
+  properties: Record<string, unknown>;
+}
+
+export interface MapDocument {
+  type: 'FeatureCollection';
+  features: MapFeature[];
+  groups: MapGroup[];
+  [key: string]: unknown;
+}
+
+/** Most features one document may hold. */
+export const MAX_FEATURES = 500_000;
+/** Longest string group id. */
+export const MAX_GROUP_ID_LENGTH = 200;
+
+const RESERVED_TOP_LEVEL_KEYS = new Set(['type', 'features', 'groups']);
+
+export function emptyMapDocument(): MapDocument {
+  return { type: 'FeatureCollection', features: [], groups: [] };
+}
+
+/** A non-negative safe integer: the only kind of feature id, and one kind of group id. */
+function isIdNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+/**
+ * Hands out integer ids above `max` (starting at max + 1, at least 1). Should that pass
+ * Number.MAX_SAFE_INTEGER it fills unused gaps from 1 upwards, asking `isUsed`.
+ */
+class IntegerIds {
+  private next: number;
+  private gap = 1;
+
+  constructor(
+    max: number,
+    private readonly isUsed: (id: number) => boolean,
+  ) {
+    this.next = Math.max(max, 0) + 1;
+  }
+
+  take(): number {
+    if (this.next <= Number.MAX_SAFE_INTEGER) return this.next++;
+    while (this.isUsed(this.gap)) this.gap++;
+    return this.gap++;
+  }
+}
+
+function featureLabel(index: number, id: number): string {
+  return id >= 0 ? `feature ${id} (index ${index})` : `feature index ${index}`;
+}
+
+function parseFeatureId(raw: unknown, index: number): number {
+  if (raw === undefined || raw === null) return -1;
+  if (isIdNumber(raw)) return raw + 0; // -0 → 0
+  if (typeof raw === 'string' && /^\s*\d+\s*$/.test(raw)) {
+    failInvalid(
+      `feature index ${index}: id ${describe(raw)} is a string; a feature id must be a number (write ${describe(Number(raw))} without quotes)`,
+    );
+  }
+  failInvalid(`feature index ${index}: id ${describe(raw)} is not a non-negative integer`);
+}
+
+function parseGroupId(raw: unknown, index: number): GroupId | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (isIdNumber(raw)) return raw + 0; // -0 → 0
+  if (typeof raw === 'string') {
+    if (raw.length === 0) failInvalid(`groups[${index}]: id is an empty string`);
+    if (raw.length > MAX_GROUP_ID_LENGTH) {
+      failInvalid(`groups[${index}]: id is longer than ${MAX_GROUP_ID_LENGTH} characters`);
+    }
+    return raw;
+  }
+  failInvalid(
+    `groups[${index}]: id ${describe(raw)} is neither a non-negative integer nor a non-empty string`,
+  );
+}
+
+function parseGroups(raw: unknown): MapGroup[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) failInvalid('"groups" must be a list of groups');
+
+  const groups: MapGroup[] = [];
+  const indexById = new Map<GroupId, number>();
+  const parents: unknown[] = [];
+  const withoutId: number[] = [];
+  let maxNumericId = 0;
+
+  for (let index = 0; index < raw.length; index++) {
+    const input: unknown = raw[index];
+    if (!isObjectRecord(input)) failInvalid(`groups[${index}] is not an object`);
+    const copy = withLocation(
+      () => `groups[${index}]`,
+      () => copyJsonData(input, '') as Record<string, unknown>,
+    );
+    const title = copy.title;
+    if (title === undefined) failInvalid(`groups[${index}] has no "title"`);
+    if (typeof title !== 'string') failInvalid(`groups[${index}]: "title" must be a string, not ${describe(title)}`);
+
+    const id = parseGroupId(copy.id, index);
+    if (id === undefined) {
+      withoutId.push(index);
+    } else {
+      const previous = indexById.get(id);
+      if (previous !== undefined) {
+        failInvalid(`groups[${index}]: id ${describe(id)} is already used by groups[${previous}]`);
+      }
+      indexById.set(id, index);
+      if (typeof id === 'number' && id > maxNumericId) maxNumericId = id;
+    }
+
+    const group: MapGroup = { id: id ?? -1, title };
+    for (const key of Object.keys(copy)) {
+      if (key !== 'id' && key !== 'title' && key !== 'parent') setOwn(group, key, copy[key]);
+    }
+    groups.push(group);
+    parents.push(copy.parent);
+  }
+
+  const ids = new IntegerIds(maxNumericId, (id) => indexById.has(id));
+  for (const index of withoutId) {
+    const id = ids.take();
+    (groups[index] as MapGroup).id = id;
+    indexById.set(id, index);
+  }
+
+  // Parents: must name another group of the document…
+  const parentIndex: number[] = [];
+  for (let index = 0; index < groups.length; index++) {
+    const parent = parents[index];
+    const group = groups[index] as MapGroup;
+    if (parent === undefined || parent === null) {
+      parentIndex.push(-1);
+      continue;
+    }
+    if (parent === group.id) failInvalid(`groups[${index}]: a group cannot be its own parent`);
+    const target = indexById.get(parent as GroupId);
+    if (target === undefined) {
+      failInvalid(`groups[${index}]: parent ${describe(parent)} is not a group of this document`);
+    }
+    group.parent = (typeof parent === 'number' ? parent + 0 : parent) as GroupId;
+    parentIndex.push(target);
+  }
+
+  // …and the parent chains must end (no cycle).
+  const state = new Uint8Array(groups.length); // 0 unvisited, 1 on the current chain, 2 checked
+  const chain: number[] = [];
+  for (let start = 0; start < groups.length; start++) {
+    chain.length = 0;
+    let at = start;
+    while (at >= 0 && state[at] === 0) {
+      state[at] = 1;
+      chain.push(at);
+      at = parentIndex[at] as number;
+    }
+    if (at >= 0 && state[at] === 1) {
+      failInvalid(
+        `groups[${at}]: the parents form a cycle (group ${describe((groups[at] as MapGroup).id)} is its own ancestor)`,
+      );
+    }
+    for (const index of chain) state[index] = 2;
+  }
+  return groups;
+}
+
+function parseFeatures(raw: unknown[], groupIds: ReadonlySet<GroupId>): MapFeature[] {
+  const features: MapFeature[] = [];
+  const indexById = new Map<number, number>();
+  const withoutId: number[] = [];
+  let maxId = 0;
+
+  for (let index = 0; index < raw.length; index++) {
+    const input: unknown = raw[index];
+    if (!isObjectRecord(input)) failInvalid(`feature index ${index} is not an object`);
+    if (input.type !== 'Feature') failInvalid(`feature index ${index}: "type" must be "Feature"`);
+
+    const id = parseFeatureId(input.id, index);
+    if (id >= 0) {
+      const previous = indexById.get(id);
+      if (previous !== undefined) {
+        failInvalid(`${featureLabel(index, id)}: id ${id} is already used by feature index ${previous}`);
+      }
+      indexById.set(id, index);
+      if (id > maxId) maxId = id;
+    } else {
+      withoutId.push(index);
+    }
+
+    let geometry: Geometry;
+    let properties: Record<string, unknown>;
+    try {
+      geometry = copyGeometry(input.geometry);
+      const rawProperties = input.properties;
+      if (rawProperties === undefined || rawProperties === null) {
+        properties = {};
+      } else if (!isObjectRecord(rawProperties)) {
+        throw new Problem(`properties must be an object, not ${describe(rawProperties)}`);
+      } else {
+        properties = copyJsonData(rawProperties, 'properties') as Record<string, unknown>;
+      }
+    } catch (error) {
+      if (error instanceof Problem) failInvalid(`${featureLabel(index, id)}: ${error.message}`);
+      throw error;
+    }
+
+    const group = properties.group;
+    if (group !== undefined && group !== null && !groupIds.has(group as GroupId)) {
+      failInvalid(
+        `${id >= 0 ? `feature ${id}` : `feature index ${index}`} names group ${describe(group)}, which the document does not define`,
+      );
+    }
+    features.push({ type: 'Feature', id, geometry, properties });
+  }
+
+  const ids = new IntegerIds(maxId, (candidate) => indexById.has(candidate));
+  for (const index of withoutId) (features[index] as MapFeature).id = ids.take();
+  return features;
+}
+
+/**
+ * Validates a map document as clients send it (map/update's geojson, a GeoJSON upload) and
+ * returns a normalised deep copy. Throws AppError('invalid_geojson', message naming the first
+ * problem).
+ *
+ * Normalisation: missing `groups` → []; feature `properties` missing/null → {}; missing feature
+ * ids → max id + 1, + 2, …; missing group ids → unique integers; a null feature id, group id or
+ * group parent counts as missing; foreign members of features and geometries are dropped (a
+ * geometry keeps a valid `bbox`); object members whose value is undefined are dropped.
+ */
+export function parseMapDocument(input: unknown): MapDocument {
+  if (!isObjectRecord(input) || input.type !== 'FeatureCollection' || !Array.isArray(input.features)) {
+    failInvalid('the top level must be a FeatureCollection with a "features" list');
+  }
+  const rawFeatures: unknown[] = input.features;
+  if (rawFeatures.length > MAX_FEATURES) {
+    failInvalid(`the document has ${rawFeatures.length} features; at most ${MAX_FEATURES} are allowed`);
+  }
+
+  const groups = parseGroups(input.groups);
+  const groupIds = new Set<GroupId>();
+  for (const group of groups) groupIds.add(group.id);
+  const features = parseFeatures(rawFeatures, groupIds);
+
+  const document: MapDocument = { type: 'FeatureCollection', features, groups };
+  for (const key of Object.keys(input)) {
+    if (RESERVED_TOP_LEVEL_KEYS.has(key)) continue;
+    const value = input[key];
+    if (value === undefined) continue;
+    const keyProblem = stringProblem(key);
+    if (keyProblem !== null) failInvalid(`top level: the key ${describe(key)} ${keyProblem}`);
+    const copy = withLocation(
+      () => 'top level',
+      () => copyJsonData(value, joinPath('', [key])),
+    );
+    setOwn(document, key, copy);
+  }
+  return document;
+}
+
+export interface AppendOptions {
+  /** Put the appended content into a new group with this title (added to the target). */
+  newGroupTitle?: string;
+  /**
+   * With newGroupTitle: keep the incoming groups, below the new group (it becomes the parent of
+   * every incoming top-level group, and the group of every incoming feature without a group).
+   * This is what table imports do. Without it, incoming groups are dropped and every incoming
+   * feature goes directly into the new group.
+   */
+  keepSubgroups?: boolean;
+}
+
+/**
+ * Adds `incoming` (already parsed) to `target`; returns the new document and how many features
+ * were added. Incoming features get fresh ids; incoming groups keep their id unless it collides
+ * with a target group id (then they get a fresh integer id), and references are remapped.
+ * Target top-level keys win over incoming ones. Inputs are not mutated; features and groups that
+ * are not changed (the target's, and the incoming geometries) are shared with the inputs.
+ * Throws AppError('invalid_geojson') when the result would exceed MAX_FEATURES.
+ */
+export function appendToMapDocument(
+  target: MapDocument,
+  incoming: MapDocument,
+  options: AppendOptions = {},
+): { document: MapDocument; added: number } {
+  const total = target.features.length + incoming.features.length;
+  if (total > MAX_FEATURES) {
+    failInvalid(`the map would have ${total} features; at most ${MAX_FEATURES} are allowed`);
+  }
+
+  // Feature ids.
+  let maxFeatureId = 0;
+  for (const feature of target.features) if (feature.id > maxFeatureId) maxFeatureId = feature.id;
+  let targetFeatureIds: Set<number> | undefined;
+  const featureIds = new IntegerIds(maxFeatureId, (id) => {
+    targetFeatureIds ??= new Set(target.features.map((feature) => feature.id));
+    return targetFeatureIds.has(id);
+  });
+
+  // Group ids.
+  const targetGroupIds = new Set<GroupId>();
+  const incomingGroupIds = new Set<GroupId>();
+  let maxGroupId = 0;
+  for (const group of target.groups) {
+    targetGroupIds.add(group.id);
+    if (typeof group.id === 'number' && group.id > maxGroupId) maxGroupId = group.id;
+  }
+  for (const group of incoming.groups) {
+    incomingGroupIds.add(group.id);
+    if (typeof group.id === 'number' && group.id > maxGroupId) maxGroupId = group.id;
+  }
+  const groupIds = new IntegerIds(maxGroupId, (id) => targetGroupIds.has(id) || incomingGroupIds.has(id));
+
+  const groups: MapGroup[] = [...target.groups];
+  const newGroupTitle = options.newGroupTitle;
+  let newGroupId: number | undefined;
+  if (newGroupTitle !== undefined) {
+    newGroupId = groupIds.take();
+    groups.push({ id: newGroupId, title: newGroupTitle });
+  }
+  const keepIncomingGroups = newGroupTitle === undefined || options.keepSubgroups === true;
+
+  const remap = new Map<GroupId, GroupId>();
+  if (keepIncomingGroups) {
+    for (const group of incoming.groups) {
+      remap.set(group.id, targetGroupIds.has(group.id) ? groupIds.take() : group.id);
+    }
+    for (const group of incoming.groups) {
+      const copy: MapGroup = { ...group, id: remap.get(group.id) ?? group.id };
+      const parent = group.parent !== undefined ? remap.get(group.parent) : undefined;
+      if (parent !== undefined) copy.parent = parent;
+      else if (newGroupId !== undefined) copy.parent = newGroupId;
+      else delete copy.parent;
+      groups.push(copy);
+    }
+  }
+
+  const features: MapFeature[] = [...target.features];
+  for (const feature of incoming.features) {
+    const properties: Record<string, unknown> = { ...feature.properties };
+    if (!keepIncomingGroups) {
+      properties.group = newGroupId;
+    } else {
+      const group = properties.group;
+      if (group === undefined || group === null) {
+        if (newGroupId !== undefined) properties.group = newGroupId;
+      } else {
+        const mapped = remap.get(group as GroupId);
+        if (mapped !== undefined) properties.group = mapped;
+        else if (newGroupId !== undefined) properties.group = newGroupId;
+        else delete properties.group;
+      }
+    }
+    features.push({ type: 'Feature', id: featureIds.take(), geometry: feature.geometry, properties });
+  }
+
+  const document: MapDocument = { type: 'FeatureCollection', features, groups };
+  for (const key of Object.keys(target)) {
+    if (!RESERVED_TOP_LEVEL_KEYS.has(key)) setOwn(document, key, target[key]);
+  }
+  for (const key of Object.keys(incoming)) {
+    if (!RESERVED_TOP_LEVEL_KEYS.has(key) && !Object.hasOwn(target, key)) setOwn(document, key, incoming[key]);
+  }
+  return { document, added: incoming.features.length };
+}
+
+/** Ids of images (`properties.image.id`) and markers (`properties.marker_id`) the document references, deduplicated, sorted. */
+export function mediaReferences(doc: MapDocument): { images: string[]; markers: string[] } {
+  const images = new Set<string>();
+  const markers = new Set<string>();
+  for (const feature of doc.features) {
+    const properties = feature.properties;
+    const image = properties.image;
+    if (isObjectRecord(image) && typeof image.id === 'string' && image.id !== '') images.add(image.id);
+    const marker = properties.marker_id;
+    if (typeof marker === 'string' && marker !== '') markers.add(marker);
+  }
+  return { images: [...images].sort(), markers: [...markers].sort() };
+}

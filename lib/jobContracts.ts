@@ -1,0 +1,106 @@
+// The persisted contract between the API, the workflows and the activities: names, inputs and
+// results. Pure data only: workflow code imports this file, so it may not import Node modules.
+import type { Visibility } from '../db/maps.js';
+
+export const UPLOAD_FILE_TYPES = ['empty', 'kml', 'gpx', 'geojson'] as const;
+export const APPEND_FILE_TYPES = ['kml', 'gpx', 'geojson', 'csv', 'excel'] as const;
+export type UploadFileType = (typeof UPLOAD_FILE_TYPES)[number];
+export type AppendFileType = (typeof APPEND_FILE_TYPES)[number];
+export type ImportFileType = Exclude<UploadFileType, 'empty'> | AppendFileType;
+
+/** The fields every map operation answers with; the API adds `url`. */
+export interface MapSummaryData {
+  id: number;
+  owner: string;
+  shortName: string;
+  title: string;
+  visibility: Visibility;
+}
+
+export interface SkippedItem {
+  reason: string;
+  /** Row (tables) or line (text formats) where the item starts, when known. */
+  line?: number;
+}
+
+export interface ImportSummary {
+  features: number;
+  skipped: SkippedItem[];
+}
+
+export interface ParseFileInput {
+  blobKey: string;
+  fileType: ImportFileType;
+}
+
+export interface ParseFileResult {
+  /** The parsed map document, stored as JSON in the blob store. */
+  parsedKey: string;
+  features: number;
+  skipped: SkippedItem[];
+}
+
+export interface MapSettingsInput {
+  visibility: 'public' | 'unlisted' | 'private';
+  title?: string;
+  description?: string;
+  shortName?: string;
+}
+
+export interface UploadMapInput {
+  requestId: string;
+  ownerId: number;
+  fileType: UploadFileType;
+  /** Absent for `empty`. */
+  blobKey: string | null;
+  settings: MapSettingsInput;
+  /** null: no limit (enterprise). */
+  processingTimeoutMs: number | null;
+}
+
+export interface UploadMapResult {
+  map: MapSummaryData;
+  import: ImportSummary;
+}
+
+export interface CreateMapInput {
+  requestId: string;
+  ownerId: number;
+  parsedKey: string | null;
+  featureCount: number;
+  settings: MapSettingsInput;
+}
+
+export interface AppendMapInput {
+  requestId: string;
+  mapId: number;
+  userId: number;
+  fileType: AppendFileType;
+  blobKey: string;
+  newGroup?: string;
+  processingTimeoutMs: number | null;
+}
+
+export interface AppendMapResult {
+  map: MapSummaryData;
+  import: ImportSummary;
+}
+
+export interface AppendParsedInput {
+  requestId: string;
+  mapId: number;
+  userId: number;
+  parsedKey: string;
+  newGroup?: string;
+  keepSubgroups: boolean;
+}
+
+export interface AppendParsedResult {
+  map: MapSummaryData;
+  added: number;
+}
+
+export const WORKFLOW_TYPES = {
+  uploadMap: 'uploadMap',
+  appendMap: 'appendMap',
+} as const;

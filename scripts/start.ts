@@ -1,0 +1,88 @@
+// `npm start`: the embedded default. One process runs the API and a worker; a Temporal dev
+// server (SQLite file and Web UI under DATA_DIR) is started unless TEMPORAL_ADDRESS is set, and
+// PGlite under DATA_DIR is the database unless DATABASE_URL is set. Ctrl-C stops it all.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { createApp } from '../api/app.js';
+import { JobGateway } from '../api/jobs.js';
+import { mountOperatorEndpoint } from '../api/operatorEndpoint.js';
+import { openDatabase } from '../db/open.js';
+import { openBlobStore } from '../lib/blobs/index.js';
+import { ConfigError, loadConfig } from '../lib/config.js';
+import { waitFor } from '../lib/waitFor.js';
+import { createMapsWorker } from '../workers/createWorker.js';
+import { removeEmbeddedState, writeEmbeddedState } from './embeddedState.js';
+import { startTemporalDevServer, type DevServer } from './temporalDevServer.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const cleanups: (() => Promise<unknown>)[] = [];
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('\nStopping …');
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => console.error(error));
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+
+  let address = config.temporalAddress;
+  if (!address) {
+    const temporal: DevServer = await startTemporalDevServer({
+      dbFile: path.join(config.dataDir, 'temporal.sqlite'),
+      ui: true,
+    });
+    cleanups.push(() => temporal.stop());
+    address = temporal.address;
+    console.log(`Temporal dev server at ${address}; Web UI: ${temporal.uiUrl}`);
+  }
+
+  const db = await openDatabase(config);
+  cleanups.push(() => db.destroy());
+  const blobs = openBlobStore(config);
+  const jobs = new JobGateway({ address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  cleanups.push(() => jobs.close());
+  await waitFor('the Temporal server', () => jobs.ping(), 60_000);
+
+  Runtime.install({ logger: new DefaultLogger(config.logLevel === 'debug' ? 'INFO' : 'WARN'), shutdownSignals: [] });
+  const connection = await NativeConnection.connect({ address });
+  const worker = await createMapsWorker({
+    connection,
+    namespace: config.temporalNamespace,
+    taskQueue: config.taskQueue,
+    deps: { db, blobs },
+  });
+  const workerDone = worker.run();
+  cleanups.push(async () => {
+    worker.shutdown();
+    await workerDone;
+    await connection.close();
+  });
+
+  const token = randomBytes(32).toString('hex');
+  const app = createApp(
+    { config, db, blobs, jobs },
+    { extraRoutes: config.databaseUrl ? undefined : (router) => mountOperatorEndpoint(router, db, token) },
+  );
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(config.port, config.host, () => resolve(s));
+  });
+  cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+  if (!config.databaseUrl) {
+    writeEmbeddedState(config.dataDir, { url: `http://127.0.0.1:${config.port}`, token, pid: process.pid });
+    cleanups.push(async () => removeEmbeddedState(config.dataDir));
+  }
+  console.log(`Map publishing service ready at ${config.publicUrl} (API under ${config.publicUrl}/api/1/)`);
+  console.log(`Data directory: ${config.dataDir}. Press Ctrl-C to stop.`);
+}
+
+main().catch((error) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

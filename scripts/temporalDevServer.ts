@@ -1,0 +1,72 @@
+// Starts `temporal server start-dev` on free ports and waits until it accepts connections.
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import { ensureTemporalBinary } from './temporalBinary.js';
+import { freePort } from './freePort.js';
+
+export interface DevServer {
+  address: string;
+  uiUrl: string | undefined;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export interface DevServerOptions {
+  /** SQLite file; undefined keeps everything in memory. */
+  dbFile?: string;
+  ui?: boolean;
+  log?: (line: string) => void;
+  /** Extra dynamic config, e.g. faster workflow id reuse in tests. */
+  dynamicConfig?: Record<string, string>;
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+export async function startTemporalDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  const binary = ensureTemporalBinary(options.log);
+  const port = await freePort();
+  const uiPort = options.ui ? await freePort() : undefined;
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn'];
+  if (options.dbFile) args.push('--db-filename', options.dbFile);
+  args.push(...(uiPort ? ['--ui-port', String(uiPort)] : ['--headless']));
+  for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) {
+    args.push('--dynamic-config-value', `${key}=${value}`);
+  }
+  const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const deadline = Date.now() + 60_000;
+  while (!(await canConnect(port))) {
+    if (child.exitCode !== null) throw new Error(`temporal server start-dev exited: ${stderr.trim()}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`temporal server start-dev did not listen on ${port} within 60 s: ${stderr.trim()}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    address: `127.0.0.1:${port}`,
+    uiUrl: uiPort ? `http://127.0.0.1:${uiPort}` : undefined,
+    process: child,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(killer);
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { revokeKey } from '../../lib/accounts.js';
+import { startTestService, type TestService } from './harness.js';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service.stop());
+
+const expectError = (body: Record<string, unknown>, code: string) => {
+  expect(body.error_code).toBe(code);
+  expect(typeof body.error).toBe('string');
+  expect((body.error as string).length).toBeGreaterThan(10);
+  expect(Object.keys(body).sort()).toEqual(['error', 'error_code']);
+};
+
+describe('authentication', () => {
+  it('answers a request without a key with missing_api_key', async () => {
+    expectError(await service.call('map/list', null), 'missing_api_key');
+  });
+
+  it('refuses a malformed Authorization header', async () => {
+    const response = await fetch(`${service.url}/api/1/map/list`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer abc' },
+    });
+    expect(response.status).toBe(200);
+    expectError(await response.json(), 'invalid_api_key');
+  });
+
+  it('refuses a well-formed but unknown key and a malformed key', async () => {
+    expectError(await service.call('map/list', `mps_AAAAAAAAAA_${'x'.repeat(43)}`), 'invalid_api_key');
+    expectError(await service.call('map/list', 'not-a-key'), 'invalid_api_key');
+  });
+
+  it('refuses a key whose secret part is wrong even when the prefix exists', async () => {
+    const { key } = await service.newUser();
+    const tampered = key.slice(0, -1) + (key.endsWith('a') ? 'b' : 'a');
+    expectError(await service.call('map/list', tampered), 'invalid_api_key');
+  });
+
+  it('refuses a revoked key', async () => {
+    const { key, username } = await service.newUser();
+    expect((await service.call('map/list', key)).error).toBeUndefined();
+    await revokeKey(service.db, username, key);
+    expectError(await service.call('map/list', key), 'invalid_api_key');
+  });
+
+  it('refuses a user whose e-mail address is not verified', async () => {
+    const { key } = await service.newUser({ verified: false });
+    expectError(await service.call('map/list', key), 'email_not_verified');
+  });
+});
+
+describe('routing and bodies', () => {
+  it('answers unknown operations and other methods with errors, HTTP 200 and JSON', async () => {
+    const { key } = await service.newUser();
+    expectError(await service.call('map/delete', key, {}), 'unknown_endpoint');
+    for (const method of ['GET', 'PUT', 'DELETE']) {
+      const response = await fetch(`${service.url}/api/1/map/get`, { method, headers: { authorization: `Token ${key}` } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/application\/json/);
+      expectError(await response.json(), 'method_not_allowed');
+    }
+  });
+
+  it('refuses a body that is not a JSON object', async () => {
+    const { key } = await service.newUser();
+    for (const body of ['{"map_id": ', '[1,2]', '42']) {
+      const response = await fetch(`${service.url}/api/1/map/get`, {
+        method: 'POST',
+        headers: { authorization: `Token ${key}` },
+        body,
+      });
+      expectError(await response.json(), 'invalid_json');
+    }
+  });
+
+  it('accepts JSON sent with a form content type, as curl -d does', async () => {
+    const { key } = await service.newUser();
+    const response = await fetch(`${service.url}/api/1/map/list`, {
+      method: 'POST',
+      headers: { authorization: `Token ${key}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: '{}',
+    });
+    expect(await response.json()).toEqual({ owner: [], editor: [], viewer: [] });
+  });
+
+  it('refuses unknown arguments by name', async () => {
+    const { key } = await service.newUser();
+    const body = await service.call('map/list', key, { owner: 'x' });
+    expectError(body, 'invalid_arguments');
+    expect(body.error).toContain('"owner"');
+  });
+
+  it('answers /healthz with 200 JSON once the database and Temporal are ready', async () => {
+    const response = await fetch(`${service.url}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok', database: 'ok', temporal: 'ok' });
+  });
+
+  it('has not logged an internal error', () => {
+    expect(service.internalErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,153 @@
+// Runs the real service in-process for a test file: Koa on a free port, a worker on its own
+// task queue, the shared Temporal dev server and PostgreSQL database (or in-memory PGlite).
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import type { Server } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { inject } from 'vitest';
+import { createApp } from '../../api/app.js';
+import { JobGateway } from '../../api/jobs.js';
+import type { Logger } from '../../api/middleware/errors.js';
+import { openDb, type Db } from '../../db/connection.js';
+import { migrateToLatest } from '../../db/migrate.js';
+import { createApiKey, createUser, verifyEmail } from '../../lib/accounts.js';
+import { LocalBlobStore } from '../../lib/blobs/localBlobStore.js';
+import { loadConfig, type Config } from '../../lib/config.js';
+import { createMapsWorker } from '../../workers/createWorker.js';
+
+try {
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+} catch {
+  // already installed in this process
+}
+
+export interface TestService {
+  url: string;
+  config: Config;
+  db: Db;
+  blobDir: string;
+  /** Errors the API logged as internal (a test can assert there were none). */
+  internalErrors: unknown[];
+  /** POST to /api/1/<op> with a JSON body. */
+  call(op: string, key: string | null, body?: unknown): Promise<Record<string, any>>;
+  /** POST a file operation: arguments in Service-API-Arg, `file` as the body. */
+  send(op: string, key: string | null, args: unknown, file?: string | Uint8Array, headers?: Record<string, string>): Promise<Record<string, any>>;
+  /** A new verified user and an API key of theirs. */
+  newUser(options?: { verified?: boolean }): Promise<{ username: string; userId: number; key: string }>;
+  stop(): Promise<void>;
+}
+
+export interface TestServiceOptions {
+  config?: Partial<Config>;
+  /** false: no worker polls the task queue. */
+  worker?: boolean;
+  /** Overrides the Temporal address (e.g. a closed port). */
+  temporalAddress?: string;
+  noWorkerAfterMs?: number;
+}
+
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mps-test-'));
+  const databaseUrl = inject('databaseUrl') ?? undefined;
+  const config: Config = {
+    ...loadConfig({ DATA_DIR: dataDir, PORT: '0' }),
+    databaseUrl,
+    taskQueue: `test-${randomUUID()}`,
+    ...options.config,
+  };
+  const address = options.temporalAddress ?? inject('temporalAddress');
+  const db = openDb({ databaseUrl, pgliteDir: undefined, poolMax: 30 });
+  await migrateToLatest(db);
+  const blobDir = path.join(dataDir, 'blobs');
+  const blobs = new LocalBlobStore(blobDir);
+  const jobs = new JobGateway({
+    address,
+    namespace: config.temporalNamespace,
+    taskQueue: config.taskQueue,
+    connectTimeoutMs: 2_000,
+    noWorkerAfterMs: options.noWorkerAfterMs,
+  });
+
+  let worker: Worker | undefined;
+  let workerDone: Promise<void> | undefined;
+  let connection: NativeConnection | undefined;
+  if (options.worker !== false && !options.temporalAddress) {
+    connection = await NativeConnection.connect({ address });
+    worker = await createMapsWorker({
+      connection,
+      namespace: config.temporalNamespace,
+      taskQueue: config.taskQueue,
+      deps: { db, blobs },
+      workflowBundle: { codePath: inject('workflowBundlePath') },
+    });
+    workerDone = worker.run();
+  }
+
+  const internalErrors: unknown[] = [];
+  const log: Logger = { error: (_message, error) => internalErrors.push(error) };
+  const server: Server = await new Promise((resolve) => {
+    const s = createApp({ config, db, blobs, jobs }, { log }).listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const { port } = server.address() as { port: number };
+  const url = `http://127.0.0.1:${port}`;
+  config.publicUrl = url;
+
+  const auth = (key: string | null): Record<string, string> => (key ? { authorization: `Token ${key}` } : {});
+
+  return {
+    url,
+    config,
+    db,
+    blobDir,
+    internalErrors,
+    async call(op, key, body) {
+      const response = await fetch(`${url}/api/1/${op}`, {
+        method: 'POST',
+        headers: { ...auth(key), 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (response.status !== 200) throw new Error(`HTTP ${response.status} from ${op}`);
+      return (await response.json()) as Record<string, any>;
+    },
+    async send(op, key, args, file, headers = {}) {
+      const response = await fetch(`${url}/api/1/${op}`, {
+        method: 'POST',
+        headers: {
+          ...auth(key),
+          ...(args === undefined ? {} : { 'service-api-arg': typeof args === 'string' ? args : JSON.stringify(args) }),
+          ...headers,
+        },
+        body: file,
+      });
+      if (response.status !== 200) throw new Error(`HTTP ${response.status} from ${op}`);
+      return (await response.json()) as Record<string, any>;
+    },
+    async newUser({ verified = true } = {}) {
+      const username = `u${randomBytes(5).toString('hex')}`;
+      const user = await createUser(db, { username, email: `${username}@example.com`, password: 'correct horse' });
+      if (verified) await verifyEmail(db, username);
+      const { key } = await createApiKey(db, username, 'test');
+      return { username, userId: user.id, key };
+    },
+    async stop() {
+      await new Promise((resolve) => server.close(resolve));
+      worker?.shutdown();
+      await workerDone;
+      await connection?.close();
+      await jobs.close();
+      await db.destroy();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const featureCollection = (count: number, offset = 0) => ({
+  type: 'FeatureCollection',
+  features: Array.from({ length: count }, (_, i) => ({
+    type: 'Feature',
+    geometry: { type: 'Point', coordinates: [((i + offset) % 360) - 180, ((i + offset) % 170) - 85] },
+    properties: { title: `Point ${i + offset}` },
+  })),
+});

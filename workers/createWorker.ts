@@ -1,0 +1,30 @@
+// Builds a worker for the `maps` task queue over the given dependencies. The workflow code is
+// bundled from workflows/index.ts (or taken from a prebuilt bundle).
+import { fileURLToPath } from 'node:url';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from '../activities/index.js';
+
+export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+
+export interface MapsWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  deps: ActivityDeps;
+  /** A bundle made once by bundleWorkflowCode, to skip re-bundling (tests). */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+}
+
+export async function createMapsWorker(options: MapsWorkerOptions): Promise<Worker> {
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    activities: createActivities(options.deps),
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    // Parsing is CPU-bound; a few at a time keeps heartbeats and other activities responsive.
+    maxConcurrentActivityTaskExecutions: 4,
+    // Let in-flight activities finish on Ctrl-C instead of abandoning them.
+    shutdownGraceTime: '10 seconds',
+  });
+}

@@ -1,0 +1,33 @@
+// The worker entry point of the scaled-out shape: polls the `maps` task queue. Needs
+// DATABASE_URL and TEMPORAL_ADDRESS, and the same blob storage as the API.
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { openDatabase } from '../db/open.js';
+import { openBlobStore } from '../lib/blobs/index.js';
+import { ConfigError, loadConfig } from '../lib/config.js';
+import { createMapsWorker } from './createWorker.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (!config.databaseUrl || !config.temporalAddress) {
+    throw new ConfigError('The worker entry point needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs the embedded service).');
+  }
+  Runtime.install({ logger: new DefaultLogger(config.logLevel === 'debug' ? 'INFO' : 'WARN') });
+  const db = await openDatabase(config);
+  const connection = await NativeConnection.connect({ address: config.temporalAddress });
+  const worker = await createMapsWorker({
+    connection,
+    namespace: config.temporalNamespace,
+    taskQueue: config.taskQueue,
+    deps: { db, blobs: openBlobStore(config) },
+  });
+  console.log(`Worker polling task queue "${config.taskQueue}" on ${config.temporalAddress}`);
+  // The SDK stops the worker on SIGINT/SIGTERM; run() resolves once in-flight work is done.
+  await worker.run();
+  await connection.close();
+  await db.destroy();
+}
+
+main().catch((error) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

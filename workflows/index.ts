@@ -1,0 +1,4 @@
+// The workflow bundle's entry: every workflow the workers run. Workflow names (the export
+// names) are a persisted contract.
+export { appendMap } from './appendMap.js';
+export { uploadMap } from './uploadMap.js';
