@@ -1,8 +1,18 @@
 import type { Db } from '../db/connection.js';
 import type { BlobStore } from '../lib/blobs/blobStore.js';
 
+/**
+ * Fault-injection points for tests (in the spirit of FoundationDB's BUGGIFY): a test can make
+ * a real activity slow or failing at a named point. Production passes none.
+ */
+export interface FaultHooks {
+  /** Runs after the file is read, before parsing; receives the activity's cancellation signal. */
+  beforeParse?: (signal: AbortSignal) => Promise<void>;
+}
+
 /** What activities are built over; the worker entry points create these. */
 export interface ActivityDeps {
   db: Db;
   blobs: BlobStore;
+  faults?: FaultHooks;
 }

@@ -9,6 +9,7 @@ import { authenticate } from './middleware/auth.js';
 import { apiErrors, type Logger } from './middleware/errors.js';
 import { headerArgs } from './middleware/headerArgs.js';
 import { jsonArgs } from './middleware/jsonArgs.js';
+import { buildOpenApiDocument } from './openapi.js';
 import { OPERATIONS } from './routes.js';
 
 export interface AppOptions {
@@ -45,6 +46,10 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Koa {
     const ok = database && temporal;
     ctx.status = ok ? 200 : 503;
     ctx.body = { status: ok ? 'ok' : 'unavailable', database: database ? 'ok' : 'down', temporal: temporal ? 'ok' : 'down' };
+  });
+  let openApi: object | undefined;
+  router.get('/openapi.json', (ctx) => {
+    ctx.body = openApi ??= buildOpenApiDocument(deps.config.publicUrl);
   });
   options.extraRoutes?.(router);
 

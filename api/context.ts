@@ -24,7 +24,7 @@ export const callerOf = (ctx: Context): Caller => ctx.state.caller as Caller;
 
 export function parseArgs<S extends z.ZodType>(ctx: Context, schema: S): z.output<S> {
   const parsed = schema.safeParse(ctx.state.args);
-  if (!parsed.success) throw new AppError('invalid_arguments', `Invalid arguments: ${describeZodError(parsed.error)}.`);
+  if (!parsed.success) throw new AppError('invalid_arguments', `Invalid arguments: ${describeZodError(parsed.error, ctx.state.args)}.`);
   return parsed.data;
 }
 

@@ -78,12 +78,15 @@ export const mapFileResult = mapSummary.extend({ import: importSummary.optional(
 
 export const errorResult = z.object({ error: z.string(), error_code: z.string() });
 
-/** "title: expected string" — the first problem, readable. */
-export function describeZodError(error: z.ZodError): string {
+const valueAt = (input: unknown, path: PropertyKey[]): unknown =>
+  path.reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined), input);
+
+/** The first problem, readable: `"map_id" is required`, `"visibility" must be one of …`. */
+export function describeZodError(error: z.ZodError, input: unknown): string {
   const issue = error.issues[0]!;
   const where = issue.path.length > 0 ? issue.path.join('.') : 'arguments';
   if (issue.code === 'unrecognized_keys') return `unknown argument ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
-  if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) return `"${where}" is required`;
+  if (issue.path.length > 0 && valueAt(input, issue.path) === undefined) return `"${where}" is required`;
   if (issue.code === 'invalid_value') {
     return `"${where}" must be one of ${issue.values.map((v) => String(v)).join(', ')}`;
   }

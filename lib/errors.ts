@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   missing_file: 'The operation needs a file in the request body and none was sent.',
   file_too_large: 'The file is larger than the upload limit.',
   invalid_geojson: 'The GeoJSON is not valid; the message names the first problem.',
+  file_too_complex: 'The file needs more memory to process than one import may use.',
   processing_timeout: 'Processing the file took longer than the time limit.',
   service_unavailable: 'A component the service needs (the job server or its workers) cannot be reached.',
   internal_error: 'Something failed inside the service; the request can be retried.',

@@ -8,11 +8,13 @@ beforeAll(async () => {
 });
 afterAll(() => service.stop());
 
-const expectError = (body: Record<string, unknown>, code: string) => {
-  expect(body.error_code).toBe(code);
-  expect(typeof body.error).toBe('string');
-  expect((body.error as string).length).toBeGreaterThan(10);
-  expect(Object.keys(body).sort()).toEqual(['error', 'error_code']);
+const expectError = (body: unknown, code: string) => {
+  expect(body).toBeTypeOf('object');
+  const { error, error_code } = body as { error: unknown; error_code: unknown };
+  expect(error_code).toBe(code);
+  expect(typeof error).toBe('string');
+  expect((error as string).length).toBeGreaterThan(10);
+  expect(Object.keys(body as object).sort()).toEqual(['error', 'error_code']);
 };
 
 describe('authentication', () => {

@@ -10,6 +10,7 @@ import { inject } from 'vitest';
 import { createApp } from '../../api/app.js';
 import { JobGateway } from '../../api/jobs.js';
 import type { Logger } from '../../api/middleware/errors.js';
+import type { FaultHooks } from '../../activities/deps.js';
 import { openDb, type Db } from '../../db/connection.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { createApiKey, createUser, verifyEmail } from '../../lib/accounts.js';
@@ -46,6 +47,7 @@ export interface TestServiceOptions {
   /** Overrides the Temporal address (e.g. a closed port). */
   temporalAddress?: string;
   noWorkerAfterMs?: number;
+  faults?: FaultHooks;
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -59,7 +61,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   };
   const address = options.temporalAddress ?? inject('temporalAddress');
   const db = openDb({ databaseUrl, pgliteDir: undefined, poolMax: 30 });
-  await migrateToLatest(db);
+  if (!databaseUrl) await migrateToLatest(db); // PostgreSQL was migrated by the global setup
   const blobDir = path.join(dataDir, 'blobs');
   const blobs = new LocalBlobStore(blobDir);
   const jobs = new JobGateway({
@@ -79,7 +81,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       connection,
       namespace: config.temporalNamespace,
       taskQueue: config.taskQueue,
-      deps: { db, blobs },
+      deps: { db, blobs, faults: options.faults },
       workflowBundle: { codePath: inject('workflowBundlePath') },
     });
     workerDone = worker.run();

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { openDb } from '../../db/connection.js';
+import { migrateToLatest } from '../../db/migrate.js';
 import { startTemporalDevServer } from '../../scripts/temporalDevServer.js';
 import { WORKFLOWS_PATH } from '../../workers/createWorker.js';
 
@@ -31,8 +33,13 @@ async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<
   const name = `mps_test_${randomBytes(6).toString('hex')}`;
   await admin.query(`create database ${name}`);
   await admin.end();
+  const url = `postgres://postgres@127.0.0.1:5432/${name}`;
+  // Migrate once here: test files running side by side must not race to create the schema.
+  const db = openDb({ databaseUrl: url, pgliteDir: undefined });
+  await migrateToLatest(db);
+  await db.destroy();
   return {
-    url: `postgres://postgres@127.0.0.1:5432/${name}`,
+    url,
     drop: async () => {
       const client = new pg.Client({ connectionString: ADMIN_URL });
       await client.connect();

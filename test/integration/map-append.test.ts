@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, featureCollection, type TestService } from './harness.js';
+
+let service: TestService;
+let key: string;
+beforeAll(async () => {
+  service = await startTestService();
+  ({ key } = await service.newUser());
+});
+afterAll(() => service.stop());
+
+const newMap = async (features = 2) =>
+  (await service.send('map/upload', key, { file_type: 'geojson', visibility: 'private' }, JSON.stringify(featureCollection(features)))).id as number;
+const getMap = (id: number) => service.call('map/get', key, { map_id: id });
+
+describe('map/append', () => {
+  it('appends features with fresh unique ids and answers the spec fields and the import summary', async () => {
+    const id = await newMap(2);
+    const body = await service.send('map/append', key, { map_id: id, file_type: 'geojson' }, JSON.stringify(featureCollection(3, 100)));
+    expect(body).toMatchObject({ id, visibility: 'private', import: { features: 3, skipped: [] } });
+    const map = await getMap(id);
+    expect(map.geojson.features).toHaveLength(5);
+    const ids = map.geojson.features.map((f: { id: number }) => f.id);
+    expect(new Set(ids).size).toBe(5);
+    expect(map.geojson.features.map((f: { properties: { title: string } }) => f.properties.title)).toContain('Point 102');
+  });
+
+  it('puts every appended item directly into new_group', async () => {
+    const id = await newMap(1);
+    const incoming = {
+      type: 'FeatureCollection',
+      groups: [{ id: 1, title: 'Source group' }],
+      features: [
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [1, 1] }, properties: { group: 1 } },
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [2, 2] }, properties: {} },
+      ],
+    };
+    await service.send('map/append', key, { map_id: id, file_type: 'geojson', new_group: 'Imported' }, JSON.stringify(incoming));
+    const map = await getMap(id);
+    const group = map.geojson.groups.find((g: { title: string }) => g.title === 'Imported');
+    expect(group).toBeDefined();
+    expect(map.geojson.groups.map((g: { title: string }) => g.title)).not.toContain('Source group');
+    const appended = map.geojson.features.slice(1);
+    expect(appended.map((f: { properties: { group: unknown } }) => f.properties.group)).toEqual([group.id, group.id]);
+  });
+
+  it('keeps incoming groups (remapping colliding ids) without new_group', async () => {
+    const id = await newMap(0);
+    const withGroup = (title: string) => ({
+      type: 'FeatureCollection',
+      groups: [{ id: 1, title }],
+      features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [1, 1] }, properties: { group: 1 } }],
+    });
+    await service.send('map/append', key, { map_id: id, file_type: 'geojson' }, JSON.stringify(withGroup('First')));
+    await service.send('map/append', key, { map_id: id, file_type: 'geojson' }, JSON.stringify(withGroup('Second')));
+    const map = await getMap(id);
+    expect(map.geojson.groups.map((g: { title: string }) => g.title)).toEqual(['First', 'Second']);
+    const [first, second] = map.geojson.groups;
+    expect(map.geojson.features.map((f: { properties: { group: unknown } }) => f.properties.group)).toEqual([first.id, second.id]);
+  });
+
+  it('loses no feature when 20 appends run at once', async () => {
+    const id = await newMap(0);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, n) =>
+        service.send('map/append', key, { map_id: id, file_type: 'geojson' }, JSON.stringify(featureCollection(5, n * 1000))),
+      ),
+    );
+    expect(results.filter((r) => r.error)).toEqual([]);
+    const map = await getMap(id);
+    expect(map.geojson.features).toHaveLength(100);
+    const titles = new Set(map.geojson.features.map((f: { properties: { title: string } }) => f.properties.title));
+    for (let n = 0; n < 20; n += 1) for (let i = 0; i < 5; i += 1) expect(titles.has(`Point ${n * 1000 + i}`)).toBe(true);
+    expect(new Set(map.geojson.features.map((f: { id: number }) => f.id)).size).toBe(100);
+  });
+
+  it('applies a retried Idempotency-Key once', async () => {
+    const id = await newMap(1);
+    const file = JSON.stringify(featureCollection(2, 50));
+    const first = await service.send('map/append', key, { map_id: id, file_type: 'geojson' }, file, { 'idempotency-key': 'append-1' });
+    const again = await service.send('map/append', key, { map_id: id, file_type: 'geojson' }, file, { 'idempotency-key': 'append-1' });
+    expect(again).toEqual(first);
+    expect((await getMap(id)).geojson.features).toHaveLength(3);
+  });
+
+  it('refuses invalid GeoJSON and leaves the map unchanged', async () => {
+    const id = await newMap(2);
+    const before = await getMap(id);
+    const bad = featureCollection(2);
+    (bad.features[1]!.geometry as { type: string }).type = 'Circle';
+    const body = await service.send('map/append', key, { map_id: id, file_type: 'geojson' }, JSON.stringify(bad));
+    expect(body.error_code).toBe('invalid_geojson');
+    expect(body.error).toMatch(/Circle/);
+    expect(await getMap(id)).toEqual(before);
+  });
+
+  it('validates its arguments', async () => {
+    const id = await newMap(0);
+    const file = JSON.stringify(featureCollection(1));
+    expect((await service.send('map/append', key, { file_type: 'geojson' }, file)).error).toMatch(/"map_id" is required/);
+    expect((await service.send('map/append', key, { map_id: id }, file)).error).toMatch(/"file_type" is required/);
+    expect((await service.send('map/append', key, { map_id: id, file_type: 'empty' }, file)).error_code).toBe('invalid_arguments');
+    expect((await service.send('map/append', key, { map_id: id, file_type: 'geojson', new_group: '  ' }, file)).error_code).toBe('invalid_arguments');
+    expect((await service.send('map/append', key, { map_id: 99999999, file_type: 'geojson' }, file)).error_code).toBe('map_not_found');
+    expect((await service.send('map/append', key, { map_id: id, file_type: 'geojson' })).error_code).toBe('missing_file');
+  });
+
+  it('has not logged an internal error', () => {
+    expect(service.internalErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, featureCollection, type TestService } from './harness.js';
+
+let service: TestService;
+let key: string;
+beforeAll(async () => {
+  service = await startTestService();
+  ({ key } = await service.newUser());
+});
+afterAll(() => service.stop());
+
+const newMap = async (title = 'Original') =>
+  (await service.send('map/upload', key, { file_type: 'geojson', visibility: 'public', title, description: 'desc' }, JSON.stringify(featureCollection(3)))).id as number;
+
+describe('map/update', () => {
+  it('changes only the included arguments and moves modified_date', async () => {
+    const id = await newMap();
+    const before = await service.call('map/get', key, { map_id: id });
+    await new Promise((r) => setTimeout(r, 20));
+    const body = await service.call('map/update', key, { map_id: id, title: 'New title' });
+    expect(Object.keys(body).sort()).toEqual(['id', 'owner', 'short_name', 'title', 'url', 'visibility']);
+    expect(body.title).toBe('New title');
+    const after = await service.call('map/get', key, { map_id: id });
+    expect({ ...after, title: before.title, modified_date: before.modified_date }).toEqual(before);
+    expect(Date.parse(after.modified_date)).toBeGreaterThan(Date.parse(before.modified_date));
+    expect(after.created_date).toBe(before.created_date);
+  });
+
+  it('updates description, basemap, visibility and short name', async () => {
+    const id = await newMap();
+    await service.send('map/upload', key, { file_type: 'empty', visibility: 'public', short_name: 'taken' });
+    const body = await service.call('map/update', key, {
+      map_id: id,
+      description: 'new',
+      basemap: 'osm',
+      visibility: 'unlisted',
+      short_name: 'Taken',
+    });
+    expect(body).toMatchObject({ visibility: 'unlisted', short_name: 'taken-2' });
+    expect(body.url).toMatch(/\/taken-2$/);
+    const map = await service.call('map/get', key, { map_id: id });
+    expect(map).toMatchObject({ description: 'new', basemap: 'osm', visibility: 'unlisted', short_name: 'taken-2' });
+    // Setting the short name a map already has keeps it.
+    expect((await service.call('map/update', key, { map_id: id, short_name: 'taken-2' })).short_name).toBe('taken-2');
+  });
+
+  it('refuses select, unknown basemaps and wrong types, changing nothing', async () => {
+    const id = await newMap();
+    const before = await service.call('map/get', key, { map_id: id });
+    for (const args of [{ visibility: 'select' }, { basemap: 'nope' }, { title: 5 }, { geojson: 'text' }, { collaborate: true }]) {
+      const body = await service.call('map/update', key, { map_id: id, ...args });
+      expect(body.error_code).toBe('invalid_arguments');
+    }
+    expect(await service.call('map/get', key, { map_id: id })).toEqual(before);
+  });
+
+  it('replaces the whole content with geojson and derives images and markers from it', async () => {
+    const id = await newMap();
+    const geojson = {
+      type: 'FeatureCollection',
+      groups: [{ id: 1, title: 'Sights' }, { id: 2, title: 'Museums', parent: 1 }],
+      features: [
+        {
+          type: 'Feature',
+          geometry: { type: 'Point', coordinates: [2.29, 48.86] },
+          properties: { title: 'Louvre', group: 2, marker_id: 'mk1', image: { id: 'img1', w: 10, h: 10, tip_color: '#000000', avg_color: '#111111' } },
+        },
+        { type: 'Feature', geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] }, properties: { image: { id: 'img2', w: 1, h: 1 } } },
+      ],
+    };
+    const body = await service.call('map/update', key, { map_id: id, geojson });
+    expect(body.error).toBeUndefined();
+    const map = await service.call('map/get', key, { map_id: id });
+    expect(map.geojson.features).toHaveLength(2);
+    expect(map.geojson.groups).toEqual(geojson.groups);
+    expect(map.images).toEqual(['img1', 'img2']);
+    expect(map.markers).toEqual(['mk1']);
+    // Replacing again drops what the new content no longer names.
+    await service.call('map/update', key, { map_id: id, geojson: featureCollection(1) });
+    const replaced = await service.call('map/get', key, { map_id: id });
+    expect(replaced.geojson.features).toHaveLength(1);
+    expect(replaced.images).toEqual([]);
+    expect(replaced.markers).toEqual([]);
+  });
+
+  it('refuses invalid GeoJSON naming the first problem, and keeps the old content', async () => {
+    const id = await newMap();
+    const before = await service.call('map/get', key, { map_id: id });
+    const cases: [unknown, RegExp][] = [
+      [{ type: 'FeatureCollection' }, /features/],
+      [{ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: ['a', 1] }, properties: {} }] }, /not a number/],
+      [{ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1]]] }, properties: {} }] }, /not closed/],
+      [{ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [1, 1] }, properties: { group: 'nope' } }] }, /group/],
+      [{ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [1, 1] }, properties: { title: 'a\u0000b' } }] }, /NUL|U\+0000/],
+    ];
+    for (const [geojson, message] of cases) {
+      const body = await service.call('map/update', key, { map_id: id, geojson });
+      expect(body.error_code).toBe('invalid_geojson');
+      expect(body.error).toMatch(message);
+    }
+    expect(await service.call('map/get', key, { map_id: id })).toEqual(before);
+  });
+
+  it('has not logged an internal error', () => {
+    expect(service.internalErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from '../../api/openapi.js';
+import { ARG_HEADER } from '../../api/middleware/headerArgs.js';
+import { OPERATIONS } from '../../api/routes.js';
+import { ERROR_CODES } from '../../lib/errors.js';
+
+interface Schema {
+  $ref?: string;
+  properties?: Record<string, Schema>;
+  enum?: unknown[];
+  oneOf?: Schema[];
+}
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  content?: Record<string, { schema: Schema }>;
+}
+interface OperationObject {
+  parameters?: Parameter[];
+  requestBody?: { required?: boolean; content: Record<string, { schema: Schema }> };
+  responses: Record<string, { content: Record<string, { schema: Schema }> }>;
+}
+interface Document {
+  openapi: string;
+  servers: { url: string }[];
+  paths: Record<string, { post?: OperationObject }>;
+  components: { schemas: Record<string, Schema>; securitySchemes: Record<string, Record<string, string>> };
+}
+
+const doc = buildOpenApiDocument('https://maps.example.org') as Document;
+
+/** The schema itself, or the component a $ref points at. */
+function resolve(schema: Schema): Schema {
+  if (!schema.$ref) return schema;
+  const name = schema.$ref.replace('#/components/schemas/', '');
+  const target = doc.components.schemas[name];
+  if (!target) throw new Error(`dangling $ref ${schema.$ref}`);
+  return target;
+}
+
+const post = (path: string): OperationObject => {
+  const op = doc.paths[`/api/1/${path}`]?.post;
+  if (!op) throw new Error(`no POST /api/1/${path} in the document`);
+  return op;
+};
+
+const argHeader = (op: OperationObject) => op.parameters?.find((p) => p.name === ARG_HEADER && p.in === 'header');
+
+describe('OpenAPI document', () => {
+  it('is OpenAPI 3 with the public URL as its server and the token scheme', () => {
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.servers).toEqual([{ url: 'https://maps.example.org' }]);
+    expect(Object.values(doc.components.securitySchemes)).toContainEqual(
+      expect.objectContaining({ type: 'apiKey', in: 'header', name: 'Authorization' }),
+    );
+  });
+
+  it('describes every operation of the route table, and nothing else', () => {
+    expect(Object.keys(doc.paths).sort()).toEqual(OPERATIONS.map((op) => `/api/1/${op.path}`).sort());
+    for (const op of OPERATIONS) expect(Object.keys(doc.paths[`/api/1/${op.path}`]!)).toEqual(['post']);
+  });
+
+  it('gives JSON operations a JSON request body and file operations the argument header and a binary body', () => {
+    for (const op of OPERATIONS) {
+      const operation = post(op.path);
+      if (op.args === 'json') {
+        expect(operation.requestBody?.content['application/json']?.schema, op.path).toBeDefined();
+        expect(argHeader(operation), op.path).toBeUndefined();
+      } else {
+        const header = argHeader(operation);
+        expect(header?.required, op.path).toBe(true);
+        expect(header?.content?.['application/json']?.schema, op.path).toBeDefined();
+        expect(operation.requestBody?.content['application/octet-stream'], op.path).toBeDefined();
+      }
+    }
+  });
+
+  it('answers every operation with HTTP 200: the result or the error object', () => {
+    for (const op of OPERATIONS) {
+      const responses = post(op.path).responses;
+      expect(Object.keys(responses), op.path).toEqual(['200']);
+      const oneOf = responses['200']!.content['application/json']!.schema.oneOf!;
+      expect(oneOf).toHaveLength(2);
+      expect(oneOf.map((s) => s.$ref)).toContain('#/components/schemas/ErrorResult');
+      for (const schema of oneOf) expect(() => resolve(schema)).not.toThrow();
+    }
+  });
+
+  it('lists exactly the codes of ERROR_CODES in the error schema', () => {
+    const errorCode = doc.components.schemas.ErrorResult!.properties!.error_code!;
+    expect(errorCode.enum).toEqual(Object.keys(ERROR_CODES));
+  });
+
+  it('does not offer `select` as a visibility a request may set', () => {
+    const uploadArgs = resolve(argHeader(post('map/upload'))!.content!['application/json']!.schema);
+    const settable = uploadArgs.properties!.visibility!.enum;
+    expect(settable).toEqual(expect.arrayContaining(['public', 'unlisted', 'private']));
+    expect(settable).not.toContain('select');
+    // Answers do show it.
+    expect(doc.components.schemas.MapSummary!.properties!.visibility!.enum).toContain('select');
+  });
+
+  it('documents the Idempotency-Key header on map/upload and map/append, and an optional body for upload', () => {
+    for (const path of ['map/upload', 'map/append']) {
+      expect(post(path).parameters!.map((p) => p.name), path).toContain('Idempotency-Key');
+    }
+    expect(post('map/upload').requestBody!.required).toBe(false);
+    expect(post('map/append').requestBody!.required).toBe(true);
+  });
+
+  it('is plain JSON with every $ref resolvable', () => {
+    const text = JSON.stringify(doc);
+    for (const [, ref] of text.matchAll(/"\$ref":"([^"]+)"/g)) expect(() => resolve({ $ref: ref! })).not.toThrow();
+    expect(JSON.parse(text)).toEqual(doc);
+  });
+});
