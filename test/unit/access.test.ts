@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { accessTo, canEdit, canView } from '../../lib/access.js';
+
+const map = (visibility: 'public' | 'unlisted' | 'private' | 'select', collaborate = false) => ({ ownerId: 1, visibility, collaborate });
+
+describe('accessTo', () => {
+  it('gives the owner full access whatever the visibility', () => {
+    for (const v of ['public', 'unlisted', 'private', 'select'] as const) expect(accessTo(map(v), 1, undefined)).toBe('owner');
+  });
+
+  it('lets anyone view public and unlisted maps but not edit them', () => {
+    expect(accessTo(map('public'), 2, undefined)).toBe('viewer');
+    expect(accessTo(map('unlisted'), 2, undefined)).toBe('viewer');
+    expect(canEdit(accessTo(map('public'), 2, undefined))).toBe(false);
+  });
+
+  it('counts viewers only on select maps and editors only with collaboration on', () => {
+    expect(accessTo(map('select'), 2, 'viewer')).toBe('viewer');
+    expect(accessTo(map('private'), 2, 'viewer')).toBe('none');
+    expect(accessTo(map('private', true), 2, 'editor')).toBe('editor');
+    expect(accessTo(map('private', false), 2, 'editor')).toBe('none');
+    expect(accessTo(map('public', false), 2, 'editor')).toBe('viewer');
+    expect(canView(accessTo(map('select'), 3, undefined))).toBe(false);
+  });
+});

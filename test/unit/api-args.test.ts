@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { describeZodError, mapAppendArgs, mapGetArgs, mapUpdateArgs, mapUploadArgs } from '../../api/schemas.js';
+
+const problem = (schema: { safeParse: (v: unknown) => { success: boolean; error?: unknown } }, input: unknown) => {
+  const result = schema.safeParse(input);
+  expect(result.success).toBe(false);
+  return describeZodError(result.error as never, input);
+};
+
+describe('argument schemas', () => {
+  it('accept map ids as numbers or digit strings', () => {
+    expect(mapGetArgs.parse({ map_id: 5 })).toEqual({ map_id: 5 });
+    expect(mapGetArgs.parse({ map_id: '42' })).toEqual({ map_id: 42 });
+    for (const bad of [0, -3, 1.5, '007', 'x', null, true]) expect(mapGetArgs.safeParse({ map_id: bad }).success).toBe(false);
+  });
+
+  it('name a missing required argument', () => {
+    expect(problem(mapGetArgs, {})).toBe('"map_id" is required');
+    expect(problem(mapUploadArgs, { file_type: 'empty' })).toBe('"visibility" is required');
+  });
+
+  it('list the allowed values of an enum', () => {
+    expect(problem(mapUploadArgs, { file_type: 'empty', visibility: 'select' })).toBe(
+      '"visibility" must be one of public, unlisted, private',
+    );
+    expect(problem(mapAppendArgs, { map_id: 1, file_type: 'empty' })).toBe(
+      '"file_type" must be one of kml, gpx, geojson, csv, excel',
+    );
+  });
+
+  it('name unknown arguments', () => {
+    expect(problem(mapUpdateArgs, { map_id: 1, owner: 'eve', collaborate: true })).toBe('unknown argument "owner", "collaborate"');
+  });
+
+  it('describe wrong types with the argument name', () => {
+    expect(problem(mapUpdateArgs, { map_id: 1, title: 5 })).toMatch(/^"title": .*string/);
+  });
+
+  it('accept every upload file type of the spec and every append file type', () => {
+    for (const fileType of ['empty', 'kml', 'gpx', 'geojson']) {
+      expect(mapUploadArgs.safeParse({ file_type: fileType, visibility: 'public' }).success).toBe(true);
+    }
+    for (const fileType of ['kml', 'gpx', 'geojson', 'csv', 'excel']) {
+      expect(mapAppendArgs.safeParse({ map_id: 1, file_type: fileType }).success).toBe(true);
+    }
+  });
+});

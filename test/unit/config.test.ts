@@ -1,0 +1,55 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../lib/config.js';
+
+describe('loadConfig', () => {
+  it('has embedded defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      publicUrl: 'http://localhost:3000',
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      temporalAddress: undefined,
+      deployment: 'standard',
+      maxUploadBytes: 15 * 1024 * 1024,
+      processingTimeoutMs: 120_000,
+      taskQueue: 'maps',
+    });
+  });
+
+  it('derives PUBLIC_URL from PORT and strips a trailing slash from a given one', () => {
+    expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PUBLIC_URL: 'https://maps.example.com/' }).publicUrl).toBe('https://maps.example.com');
+  });
+
+  it('lifts the upload size and processing time limits in enterprise deployments', () => {
+    const config = loadConfig({ DEPLOYMENT: 'enterprise', MAX_UPLOAD_MB: '1' });
+    expect(config.maxUploadBytes).toBeNull();
+    expect(config.processingTimeoutMs).toBeNull();
+  });
+
+  it('takes the limits from the environment', () => {
+    const config = loadConfig({ MAX_UPLOAD_MB: '2', PROCESSING_TIMEOUT_SECONDS: '5' });
+    expect(config.maxUploadBytes).toBe(2 * 1024 * 1024);
+    expect(config.processingTimeoutMs).toBe(5000);
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', PORT: '' }).databaseUrl).toBeUndefined();
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PUBLIC_URL', 'not a url'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['TEMPORAL_ADDRESS', 'localhost'],
+    ['DEPLOYMENT', 'cloud'],
+    ['MAX_UPLOAD_MB', '-1'],
+    ['PROCESSING_TIMEOUT_SECONDS', '0'],
+  ])('stops with a message naming %s when it is %j', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));
+  });
+});
