@@ -34,6 +34,17 @@ const source: Knex.MigrationSource<string> = {
   getMigration: async (name) => migrations[name] as Migration,
 };
 
+/** Applies what is missing. Several processes may start at once: whoever finds the lock taken waits. */
 export async function migrateToLatest(db: Db): Promise<void> {
-  await db.migrate.latest({ migrationSource: source });
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      await db.migrate.latest({ migrationSource: source });
+      return;
+    } catch (error) {
+      const locked = (error as Error).name === 'MigrationLocked' || /already locked/i.test((error as Error).message);
+      if (!locked || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
 }

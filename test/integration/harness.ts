@@ -24,6 +24,10 @@ try {
   // already installed in this process
 }
 
+/** Answers are checked field by field in the tests; a loose type keeps those checks short. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Answer = Record<string, any>;
+
 export interface TestService {
   url: string;
   config: Config;
@@ -32,9 +36,9 @@ export interface TestService {
   /** Errors the API logged as internal (a test can assert there were none). */
   internalErrors: unknown[];
   /** POST to /api/1/<op> with a JSON body. */
-  call(op: string, key: string | null, body?: unknown): Promise<Record<string, any>>;
+  call(op: string, key: string | null, body?: unknown): Promise<Answer>;
   /** POST a file operation: arguments in Service-API-Arg, `file` as the body. */
-  send(op: string, key: string | null, args: unknown, file?: string | Uint8Array, headers?: Record<string, string>): Promise<Record<string, any>>;
+  send(op: string, key: string | null, args: unknown, file?: string | Uint8Array, headers?: Record<string, string>): Promise<Answer>;
   /** A new verified user and an API key of theirs. */
   newUser(options?: { verified?: boolean }): Promise<{ username: string; userId: number; key: string }>;
   stop(): Promise<void>;
@@ -111,7 +115,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       if (response.status !== 200) throw new Error(`HTTP ${response.status} from ${op}`);
-      return (await response.json()) as Record<string, any>;
+      return (await response.json()) as Answer;
     },
     async send(op, key, args, file, headers = {}) {
       const response = await fetch(`${url}/api/1/${op}`, {
@@ -124,7 +128,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
         body: file,
       });
       if (response.status !== 200) throw new Error(`HTTP ${response.status} from ${op}`);
-      return (await response.json()) as Record<string, any>;
+      return (await response.json()) as Answer;
     },
     async newUser({ verified = true } = {}) {
       const username = `u${randomBytes(5).toString('hex')}`;
