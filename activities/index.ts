@@ -5,10 +5,11 @@ import { makeCreateMap } from './createMap.js';
 import { makeDeleteBlobs } from './deleteBlobs.js';
 import type { ActivityDeps } from './deps.js';
 import { makeParseFile } from './parseFile.js';
+import type { ParserPool } from './parserPool.js';
 
-export function createActivities(deps: ActivityDeps) {
+export function createActivities(deps: ActivityDeps, parsers: ParserPool) {
   return {
-    parseFile: makeParseFile(deps),
+    parseFile: makeParseFile(deps, parsers),
     createMap: makeCreateMap(deps),
     appendToMap: makeAppendToMap(deps),
     deleteBlobs: makeDeleteBlobs(deps),
@@ -16,4 +17,5 @@ export function createActivities(deps: ActivityDeps) {
 }
 
 export type Activities = ReturnType<typeof createActivities>;
+export { ParserPool } from './parserPool.js';
 export type { ActivityDeps } from './deps.js';

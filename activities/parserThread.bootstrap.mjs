@@ -3,4 +3,6 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('./parserThread.ts');
+const { parseInThread } = await import('./parserThread.ts');
+
+export default parseInThread;

@@ -1,17 +1,19 @@
-// Runs one parser in a worker thread, so a large or hostile file neither blocks the worker's
-// event loop (heartbeats, timers, other activities) nor takes the process down with it.
-import { parentPort, workerData } from 'node:worker_threads';
+// Runs in a parser thread (see parserPool.ts): one parser call, with every failure turned into
+// a plain message, because only structured-cloneable values cross the thread boundary.
 import { AppError } from '../lib/errors.js';
 import { PARSERS } from '../lib/formats/index.js';
 import type { ImportFileType } from '../lib/jobContracts.js';
 
-export type ParserThreadMessage =
+export interface ParserTask {
+  fileType: ImportFileType;
+  bytes: Uint8Array;
+}
+
+export type ParserThreadResult =
   | { ok: true; json: string; features: number; skipped: { reason: string; line?: number }[] }
   | { ok: false; code: AppError['code']; message: string };
 
-const { fileType, bytes } = workerData as { fileType: ImportFileType; bytes: Uint8Array };
-
-function run(): ParserThreadMessage {
+export function parseInThread({ fileType, bytes }: ParserTask): ParserThreadResult {
   const parser = PARSERS[fileType];
   if (!parser) return { ok: false, code: 'unsupported_file_type', message: `Importing ${fileType} files is not available yet.` };
   try {
@@ -25,5 +27,3 @@ function run(): ParserThreadMessage {
     throw error;
   }
 }
-
-parentPort!.postMessage(run());

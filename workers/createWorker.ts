@@ -2,7 +2,7 @@
 // bundled from workflows/index.ts (or taken from a prebuilt bundle).
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import { createActivities, type ActivityDeps } from '../activities/index.js';
+import { createActivities, ParserPool, type ActivityDeps } from '../activities/index.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -15,16 +15,27 @@ export interface MapsWorkerOptions {
   workflowBundle?: WorkerOptions['workflowBundle'];
 }
 
-export async function createMapsWorker(options: MapsWorkerOptions): Promise<Worker> {
-  return Worker.create({
+export interface MapsWorker {
+  /** Polls until shutdown() and in-flight work has finished; then frees the parser threads. */
+  run(): Promise<void>;
+  shutdown(): void;
+}
+
+export async function createMapsWorker(options: MapsWorkerOptions): Promise<MapsWorker> {
+  const parsers = new ParserPool();
+  const worker = await Worker.create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    activities: createActivities(options.deps),
+    activities: createActivities(options.deps, parsers),
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     // Parsing is CPU-bound; a few at a time keeps heartbeats and other activities responsive.
     maxConcurrentActivityTaskExecutions: 4,
     // Let in-flight activities finish on Ctrl-C instead of abandoning them.
     shutdownGraceTime: '10 seconds',
   });
+  return {
+    run: () => worker.run().finally(() => parsers.close()),
+    shutdown: () => worker.shutdown(),
+  };
 }

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import type { Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { inject } from 'vitest';
 import { createApp } from '../../api/app.js';
 import { JobGateway } from '../../api/jobs.js';
@@ -16,7 +16,7 @@ import { migrateToLatest } from '../../db/migrate.js';
 import { createApiKey, createUser, verifyEmail } from '../../lib/accounts.js';
 import { LocalBlobStore } from '../../lib/blobs/localBlobStore.js';
 import { loadConfig, type Config } from '../../lib/config.js';
-import { createMapsWorker } from '../../workers/createWorker.js';
+import { createMapsWorker, type MapsWorker } from '../../workers/createWorker.js';
 
 try {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -76,7 +76,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     noWorkerAfterMs: options.noWorkerAfterMs,
   });
 
-  let worker: Worker | undefined;
+  let worker: MapsWorker | undefined;
   let workerDone: Promise<void> | undefined;
   let connection: NativeConnection | undefined;
   if (options.worker !== false && !options.temporalAddress) {

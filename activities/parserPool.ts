@@ -1,0 +1,49 @@
+// Parsers run in a pool of worker threads (piscina): a large or hostile file neither blocks the
+// worker's event loop (heartbeats, timers, other activities) nor takes the process down, each
+// thread's heap is capped, and cancellation (the workflow's processing limit) ends the thread
+// at once. Threads stay warm between files, so a small file costs no thread start-up.
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import { AppError } from '../lib/errors.js';
+import type { ImportFileType } from '../lib/jobContracts.js';
+import type { ParserTask, ParserThreadResult } from './parserThread.js';
+
+/** Heap for one parse: a 15 MB file becomes at most a few hundred MB of objects. */
+const MAX_HEAP_MB = 1536;
+
+export type ParsedFile = Extract<ParserThreadResult, { ok: true }>;
+
+export class ParserPool {
+  private pool: Piscina | undefined;
+
+  private get threads(): Piscina {
+    this.pool ??= new Piscina({
+      filename: new URL('./parserThread.bootstrap.mjs', import.meta.url).href,
+      minThreads: 1,
+      maxThreads: Math.max(1, availableParallelism()),
+      idleTimeout: 60_000,
+      resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB },
+    });
+    return this.pool;
+  }
+
+  async parse(fileType: ImportFileType, bytes: Uint8Array, signal: AbortSignal): Promise<ParsedFile> {
+    const task: ParserTask = { fileType, bytes };
+    let result: ParserThreadResult;
+    try {
+      result = await this.threads.run(task, { signal });
+    } catch (error) {
+      if (signal.aborted) throw signal.reason ?? error;
+      if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        throw new AppError('file_too_complex', 'The file needs more memory to process than one import may use.');
+      }
+      throw error;
+    }
+    if (!result.ok) throw new AppError(result.code, result.message);
+    return result;
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.destroy();
+  }
+}

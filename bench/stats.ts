@@ -1,0 +1,16 @@
+/** Median and 90th percentile of durations in milliseconds. */
+export function summarize(samples: number[]): { median: number; p90: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  return { median: at(0.5), p90: at(0.9) };
+}
+
+export async function timeEach(count: number, fn: (i: number) => Promise<void>): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const started = performance.now();
+    await fn(i);
+    samples.push(performance.now() - started);
+  }
+  return samples;
+}
