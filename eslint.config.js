@@ -79,7 +79,7 @@ export default defineConfig([
   // Everywhere: no database drivers outside db/.
   { files: ['**/*.ts'], rules: { 'no-restricted-imports': bans(database) } },
   // db/ owns the drivers; the test setup creates and drops test databases with pg.
-  { files: ['db/**/*.ts', 'test/setup/**/*.ts'], rules: { 'no-restricted-imports': 'off' } },
+  { files: ['db/**/*.ts'], rules: { 'no-restricted-imports': 'off' } },
 
   {
     files: ['workflows/**/*.ts'],
