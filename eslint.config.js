@@ -78,7 +78,7 @@ export default defineConfig([
   // ---- Import boundaries ----
   // Everywhere: no database drivers outside db/.
   { files: ['**/*.ts'], rules: { 'no-restricted-imports': bans(database) } },
-  // db/ owns the drivers; the test setup creates and drops test databases with pg.
+  // db/ owns the drivers.
   { files: ['db/**/*.ts'], rules: { 'no-restricted-imports': 'off' } },
 
   {
