@@ -14,5 +14,7 @@ export interface FaultHooks {
 export interface ActivityDeps {
   db: Db;
   blobs: BlobStore;
+  /** The service's PUBLIC_URL (table imports recognise the service's own image URLs). */
+  publicUrl: string;
   faults?: FaultHooks;
 }

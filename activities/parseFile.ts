@@ -7,7 +7,7 @@ import type { ActivityDeps } from './deps.js';
 import { failingOnBadInput } from './failures.js';
 import type { ParserPool } from './parserPool.js';
 
-export function makeParseFile({ blobs, faults }: ActivityDeps, parsers: ParserPool) {
+export function makeParseFile({ blobs, faults, publicUrl }: ActivityDeps, parsers: ParserPool) {
   return async function parseFile(input: ParseFileInput): Promise<ParseFileResult> {
     return failingOnBadInput(async () => {
       const context = Context.current();
@@ -16,7 +16,7 @@ export function makeParseFile({ blobs, faults }: ActivityDeps, parsers: ParserPo
       const beat = setInterval(() => context.heartbeat(), 2_000);
       try {
         await faults?.beforeParse?.(context.cancellationSignal);
-        const parsed = await parsers.parse(input.fileType, bytes, context.cancellationSignal);
+        const parsed = await parsers.parse(input.fileType, bytes, { publicUrl }, context.cancellationSignal);
         const stored = await blobs.putBuffer('parsed', Buffer.from(parsed.json));
         return { parsedKey: stored.key, features: parsed.features, skipped: parsed.skipped };
       } finally {

@@ -5,6 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { AppError } from '../lib/errors.js';
+import type { ParseOptions } from '../lib/formats/types.js';
 import type { ImportFileType } from '../lib/jobContracts.js';
 import type { ParserTask, ParserThreadResult } from './parserThread.js';
 
@@ -27,8 +28,8 @@ export class ParserPool {
     return this.pool;
   }
 
-  async parse(fileType: ImportFileType, bytes: Uint8Array, signal: AbortSignal): Promise<ParsedFile> {
-    const task: ParserTask = { fileType, bytes };
+  async parse(fileType: ImportFileType, bytes: Uint8Array, options: ParseOptions, signal: AbortSignal): Promise<ParsedFile> {
+    const task: ParserTask = { fileType, bytes, options };
     let result: ParserThreadResult;
     try {
       result = await this.threads.run(task, { signal });

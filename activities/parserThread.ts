@@ -2,23 +2,26 @@
 // a plain message, because only structured-cloneable values cross the thread boundary.
 import { AppError } from '../lib/errors.js';
 import { PARSERS } from '../lib/formats/index.js';
-import type { ImportFileType } from '../lib/jobContracts.js';
+import { capSkipped } from '../lib/formats/skipped.js';
+import type { ExtractedMedia, ParseOptions } from '../lib/formats/types.js';
+import type { ImportFileType, SkippedItem } from '../lib/jobContracts.js';
 
 export interface ParserTask {
   fileType: ImportFileType;
   bytes: Uint8Array;
+  options: ParseOptions;
 }
 
 export type ParserThreadResult =
-  | { ok: true; json: string; features: number; skipped: { reason: string; line?: number }[] }
+  | { ok: true; json: string; features: number; skipped: SkippedItem[]; media: ExtractedMedia[] }
   | { ok: false; code: AppError['code']; message: string };
 
-export function parseInThread({ fileType, bytes }: ParserTask): ParserThreadResult {
+export async function parseInThread({ fileType, bytes, options }: ParserTask): Promise<ParserThreadResult> {
   const parser = PARSERS[fileType];
   if (!parser) return { ok: false, code: 'unsupported_file_type', message: `Importing ${fileType} files is not available yet.` };
   try {
-    const { document, skipped } = parser(bytes);
-    return { ok: true, json: JSON.stringify(document), features: document.features.length, skipped };
+    const { document, skipped, media } = await parser(bytes, options);
+    return { ok: true, json: JSON.stringify(document), features: document.features.length, skipped: capSkipped(skipped), media };
   } catch (error) {
     if (error instanceof AppError) return { ok: false, code: error.code, message: error.message };
     if (error instanceof RangeError) {

@@ -56,7 +56,7 @@ async function main(): Promise<void> {
     connection,
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
-    deps: { db, blobs },
+    deps: { db, blobs, publicUrl: config.publicUrl },
   });
   const workerDone = worker.run();
   cleanups.push(async () => {

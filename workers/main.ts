@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     connection,
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
-    deps: { db, blobs: openBlobStore(config) },
+    deps: { db, blobs: openBlobStore(config), publicUrl: config.publicUrl },
   });
   console.log(`Worker polling task queue "${config.taskQueue}" on ${config.temporalAddress}`);
   // The SDK stops the worker on SIGINT/SIGTERM; run() resolves once in-flight work is done.

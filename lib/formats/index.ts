@@ -1,13 +1,11 @@
-// The parser of each import format. Each turns the bytes of a file into a map document and a
-// list of items it had to skip; the parse activity runs them.
-import type { MapDocument } from '../geojson/model.js';
-import type { ImportFileType, SkippedItem } from '../jobContracts.js';
+// The parser of each import format (see types.ts for the contract); the parse activity runs
+// them in a parser thread. `kml` also takes KMZ files, `excel` XLSX, XLS and ODS.
+import type { ImportFileType } from '../jobContracts.js';
 import { parseGeoJsonFile } from './geojson.js';
-
-export type FormatParser = (bytes: Uint8Array) => { document: MapDocument; skipped: SkippedItem[] };
+import type { FormatParser } from './types.js';
 
 export const PARSERS: Partial<Record<ImportFileType, FormatParser>> = {
-  geojson: (bytes) => ({ document: parseGeoJsonFile(bytes), skipped: [] }),
+  geojson: (bytes) => ({ document: parseGeoJsonFile(bytes), skipped: [], media: [] }),
 };
 
 export const isImportSupported = (fileType: ImportFileType): boolean => PARSERS[fileType] !== undefined;

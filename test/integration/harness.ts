@@ -16,6 +16,7 @@ import { migrateToLatest } from '../../db/migrate.js';
 import { createApiKey, createUser, verifyEmail } from '../../lib/accounts.js';
 import { LocalBlobStore } from '../../lib/blobs/localBlobStore.js';
 import { loadConfig, type Config } from '../../lib/config.js';
+import { freePort } from '../../scripts/freePort.js';
 import { createMapsWorker, type MapsWorker } from '../../workers/createWorker.js';
 
 try {
@@ -57,9 +58,11 @@ export interface TestServiceOptions {
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mps-test-'));
   const databaseUrl = inject('databaseUrl') ?? undefined;
+  const port = await freePort();
   const config: Config = {
-    ...loadConfig({ DATA_DIR: dataDir, PORT: '0' }),
+    ...loadConfig({ DATA_DIR: dataDir, PORT: String(port) }),
     databaseUrl,
+    publicUrl: `http://127.0.0.1:${port}`,
     taskQueue: `test-${randomUUID()}`,
     ...options.config,
   };
@@ -85,7 +88,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       connection,
       namespace: config.temporalNamespace,
       taskQueue: config.taskQueue,
-      deps: { db, blobs, faults: options.faults },
+      deps: { db, blobs, publicUrl: config.publicUrl, faults: options.faults },
       workflowBundle: { codePath: inject('workflowBundlePath') },
     });
     workerDone = worker.run();
@@ -94,11 +97,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const internalErrors: unknown[] = [];
   const log: Logger = { error: (_message, error) => internalErrors.push(error) };
   const server: Server = await new Promise((resolve) => {
-    const s = createApp({ config, db, blobs, jobs }, { log }).listen(0, '127.0.0.1', () => resolve(s));
+    const s = createApp({ config, db, blobs, jobs }, { log }).listen(port, '127.0.0.1', () => resolve(s));
   });
-  const { port } = server.address() as { port: number };
   const url = `http://127.0.0.1:${port}`;
-  config.publicUrl = url;
 
   const auth = (key: string | null): Record<string, string> => (key ? { authorization: `Token ${key}` } : {});
 
