@@ -12,6 +12,7 @@ import * as m007 from './migrations/007_markers.js';
 import * as m008 from './migrations/008_map_media.js';
 import * as m009 from './migrations/009_provider_keys.js';
 import * as m010 from './migrations/010_import_requests.js';
+import * as m011 from './migrations/011_media_derivatives.js';
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '008_map_media': m008,
   '009_provider_keys': m009,
   '010_import_requests': m010,
+  '011_media_derivatives': m011,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -1,0 +1,153 @@
+// Processing an upload and keeping the result: derivatives into the blob store (images/…,
+// markers/…), then the row. With a caller-chosen id the store is idempotent: a retried
+// activity returns the row of its first run, and a run that loses a race removes its blobs.
+import type { Db } from '../../db/connection.js';
+import {
+  findImage,
+  findMarker,
+  insertImage,
+  insertMarker,
+  type ImageRecord,
+  type MarkerRecord,
+  type StoredDerivative,
+} from '../../db/media.js';
+import type { BlobStore } from '../blobs/blobStore.js';
+import type { Derivative } from './derivatives.js';
+import { isMediaId, newImageId, newMarkerId } from './ids.js';
+import { processImage } from './processImage.js';
+import { processMarker, type MarkerOptions } from './processMarker.js';
+
+export const IMAGE_BLOB_PREFIX = 'images';
+export const MARKER_BLOB_PREFIX = 'markers';
+
+export interface StoreOptions {
+  /** An id made by newImageId/newMarkerId before the first attempt, for idempotent retries. */
+  id?: string;
+}
+
+function chosenId(options: StoreOptions, make: () => string): string {
+  if (options.id === undefined) return make();
+  if (!isMediaId(options.id)) throw new Error('media id must be 16 base62 characters');
+  return options.id;
+}
+
+function ownedBy<R extends { ownerId: number }>(record: R | undefined, ownerId: number): R {
+  // Ids are random: another owner's row under the same id means a caller reused an id.
+  if (!record || record.ownerId !== ownerId) throw new Error('media id already belongs to another owner');
+  return record;
+}
+
+/** Deletes the derivatives' blobs; missing blobs are fine, failures are left to the cleanup. */
+export async function deleteDerivativeBlobs(blobs: BlobStore, derivatives: readonly StoredDerivative[]): Promise<void> {
+  await Promise.allSettled(derivatives.map((d) => blobs.delete(d.key)));
+}
+
+async function putDerivatives(blobs: BlobStore, prefix: string, derivatives: Derivative[]): Promise<StoredDerivative[]> {
+  const stored: StoredDerivative[] = [];
+  try {
+    for (const d of derivatives) {
+      const blob = await blobs.putBuffer(prefix, d.bytes);
+      stored.push({ name: d.name, width: d.width, height: d.height, contentType: d.contentType, key: blob.key, size: blob.size });
+    }
+  } catch (error) {
+    await deleteDerivativeBlobs(blobs, stored);
+    throw error;
+  }
+  return stored;
+}
+
+/** Inserts with the stored derivatives; on conflict or failure the blobs go again. */
+async function insertOrReuse<R extends { ownerId: number }>(
+  blobs: BlobStore,
+  derivatives: StoredDerivative[],
+  ownerId: number,
+  insert: () => Promise<R | undefined>,
+  find: () => Promise<R | undefined>,
+): Promise<R> {
+  let inserted: R | undefined;
+  try {
+    inserted = await insert();
+  } catch (error) {
+    await deleteDerivativeBlobs(blobs, derivatives);
+    throw error;
+  }
+  if (inserted) return inserted;
+  await deleteDerivativeBlobs(blobs, derivatives);
+  return ownedBy(await find(), ownerId);
+}
+
+/**
+ * Processes a JPEG/PNG upload and stores it. Throws AppError unsupported_file_type,
+ * image_too_large, invalid_image or processing_timeout for bad input.
+ */
+export async function storeImage(
+  db: Db,
+  blobs: BlobStore,
+  ownerId: number,
+  bytes: Uint8Array,
+  options: StoreOptions = {},
+): Promise<ImageRecord> {
+  const id = chosenId(options, newImageId);
+  if (options.id !== undefined) {
+    const existing = await findImage(db, id);
+    if (existing) return ownedBy(existing, ownerId);
+  }
+  const image = await processImage(bytes);
+  const derivatives = await putDerivatives(blobs, IMAGE_BLOB_PREFIX, image.derivatives);
+  return insertOrReuse(
+    blobs,
+    derivatives,
+    ownerId,
+    () =>
+      insertImage(db, {
+        id,
+        ownerId,
+        width: image.width,
+        height: image.height,
+        tipColor: image.tipColor,
+        avgColor: image.avgColor,
+        hasGps: image.hasGps,
+        geometry: image.geometry,
+        dateStr: image.dateStr,
+        dateIso: image.dateIso,
+        blobPrefix: IMAGE_BLOB_PREFIX,
+        derivatives,
+      }),
+    () => findImage(db, id),
+  );
+}
+
+/**
+ * Processes a marker icon and stores it. By default PNG, JPEG and GIF are accepted (KMZ
+ * icons); the marker/upload API passes `accepted: ['png']`.
+ */
+export async function storeMarker(
+  db: Db,
+  blobs: BlobStore,
+  ownerId: number,
+  bytes: Uint8Array,
+  options: StoreOptions & MarkerOptions = {},
+): Promise<MarkerRecord> {
+  const id = chosenId(options, newMarkerId);
+  if (options.id !== undefined) {
+    const existing = await findMarker(db, id);
+    if (existing) return ownedBy(existing, ownerId);
+  }
+  const marker = await processMarker(bytes, { accepted: options.accepted });
+  const derivatives = await putDerivatives(blobs, MARKER_BLOB_PREFIX, marker.derivatives);
+  return insertOrReuse(
+    blobs,
+    derivatives,
+    ownerId,
+    () =>
+      insertMarker(db, {
+        id,
+        ownerId,
+        width: marker.width,
+        height: marker.height,
+        blobPrefix: MARKER_BLOB_PREFIX,
+        derivatives,
+      }),
+    () => findMarker(db, id),
+  );
+}
