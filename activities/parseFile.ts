@@ -2,12 +2,16 @@
 // thread (parserPool.ts), and stores the document as JSON for the next activity. One parser per format lives
 // in lib/formats/.
 import { Context } from '@temporalio/activity';
+import { capSkipped } from '../lib/formats/skipped.js';
+import type { MapDocument } from '../lib/geojson/model.js';
 import type { ParseFileInput, ParseFileResult } from '../lib/jobContracts.js';
 import type { ActivityDeps } from './deps.js';
 import { failingOnBadInput } from './failures.js';
 import type { ParserPool } from './parserPool.js';
+import { storeImportMedia } from './storeImportMedia.js';
 
-export function makeParseFile({ blobs, faults, publicUrl }: ActivityDeps, parsers: ParserPool) {
+export function makeParseFile(deps: ActivityDeps, parsers: ParserPool) {
+  const { blobs, faults, publicUrl } = deps;
   return async function parseFile(input: ParseFileInput): Promise<ParseFileResult> {
     return failingOnBadInput(async () => {
       const context = Context.current();
@@ -17,8 +21,15 @@ export function makeParseFile({ blobs, faults, publicUrl }: ActivityDeps, parser
       try {
         await faults?.beforeParse?.(context.cancellationSignal);
         const parsed = await parsers.parse(input.fileType, bytes, { publicUrl }, context.cancellationSignal);
-        const stored = await blobs.putBuffer('parsed', Buffer.from(parsed.json));
-        return { parsedKey: stored.key, features: parsed.features, skipped: parsed.skipped };
+        let { json, skipped } = parsed;
+        if (parsed.media.length > 0 || parsed.imageIds.length > 0) {
+          const document = JSON.parse(json) as MapDocument;
+          const notes = await storeImportMedia(deps, document, { ...input, media: parsed.media, imageIds: parsed.imageIds });
+          json = JSON.stringify(document);
+          skipped = capSkipped([...skipped, ...notes]);
+        }
+        const stored = await blobs.putBuffer('parsed', Buffer.from(json));
+        return { parsedKey: stored.key, features: parsed.features, skipped };
       } finally {
         clearInterval(beat);
       }

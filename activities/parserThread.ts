@@ -2,6 +2,7 @@
 // a plain message, because only structured-cloneable values cross the thread boundary.
 import { AppError } from '../lib/errors.js';
 import { PARSERS } from '../lib/formats/index.js';
+import { imagesToResolve } from '../lib/formats/linkMedia.js';
 import { capSkipped } from '../lib/formats/skipped.js';
 import type { ExtractedMedia, ParseOptions } from '../lib/formats/types.js';
 import type { ImportFileType, SkippedItem } from '../lib/jobContracts.js';
@@ -13,7 +14,15 @@ export interface ParserTask {
 }
 
 export type ParserThreadResult =
-  | { ok: true; json: string; features: number; skipped: SkippedItem[]; media: ExtractedMedia[] }
+  | {
+      ok: true;
+      json: string;
+      features: number;
+      skipped: SkippedItem[];
+      media: ExtractedMedia[];
+      /** Ids of `image` properties that still need their fields from the stored images. */
+      imageIds: string[];
+    }
   | { ok: false; code: AppError['code']; message: string };
 
 export async function parseInThread({ fileType, bytes, options }: ParserTask): Promise<ParserThreadResult> {
@@ -21,7 +30,14 @@ export async function parseInThread({ fileType, bytes, options }: ParserTask): P
   if (!parser) return { ok: false, code: 'unsupported_file_type', message: `Importing ${fileType} files is not available yet.` };
   try {
     const { document, skipped, media } = await parser(bytes, options);
-    return { ok: true, json: JSON.stringify(document), features: document.features.length, skipped: capSkipped(skipped), media };
+    return {
+      ok: true,
+      json: JSON.stringify(document),
+      features: document.features.length,
+      skipped: capSkipped(skipped),
+      media,
+      imageIds: imagesToResolve(document, (id) => id.startsWith('media:')),
+    };
   } catch (error) {
     if (error instanceof AppError) return { ok: false, code: error.code, message: error.message };
     if (error instanceof RangeError) {

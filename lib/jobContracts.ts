@@ -29,6 +29,10 @@ export interface ImportSummary {
 }
 
 export interface ParseFileInput {
+  /** The upload or append request: makes the media an import stores idempotent. */
+  requestId: string;
+  /** Who imports: owner of the media extracted from the file. */
+  userId: number;
   blobKey: string;
   fileType: ImportFileType;
 }

@@ -11,7 +11,7 @@ export async function appendMap(input: AppendMapInput): Promise<AppendMapResult>
   let parsed: ParseFileResult | null = null;
   try {
     parsed = await withProcessingLimit(input.processingTimeoutMs, () =>
-      parsing.parseFile({ blobKey: input.blobKey, fileType: input.fileType }),
+      parsing.parseFile({ requestId: input.requestId, userId: input.userId, blobKey: input.blobKey, fileType: input.fileType }),
     );
     const { map, added } = await writing.appendToMap({
       requestId: input.requestId,

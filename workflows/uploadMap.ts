@@ -12,7 +12,9 @@ export async function uploadMap(input: UploadMapInput): Promise<UploadMapResult>
     if (input.fileType !== 'empty' && input.blobKey) {
       const blobKey = input.blobKey;
       const fileType = input.fileType;
-      parsed = await withProcessingLimit(input.processingTimeoutMs, () => parsing.parseFile({ blobKey, fileType }));
+      parsed = await withProcessingLimit(input.processingTimeoutMs, () =>
+        parsing.parseFile({ requestId: input.requestId, userId: input.ownerId, blobKey, fileType }),
+      );
     }
     const map = await writing.createMap({
       requestId: input.requestId,

@@ -1,0 +1,59 @@
+// After an import is parsed: point the document's media references at stored media. Files
+// extracted from an archive appear as placeholders (types.ts); `image` properties that carry
+// only an id (table imports of a map export) get their size and colours from the stored image.
+import type { MapDocument, MapFeature } from '../geojson/model.js';
+import type { SkippedItem } from '../jobContracts.js';
+import type { FeatureImage } from '../media/fields.js';
+
+export interface MediaLinks {
+  /** Placeholder → the stored marker's id. */
+  markers: Map<string, string>;
+  /** Placeholder or image id → the feature `image` property of the stored image. */
+  images: Map<string, FeatureImage>;
+}
+
+const imageOf = (feature: MapFeature): { id?: unknown; w?: unknown } | undefined => {
+  const image = feature.properties.image;
+  return image && typeof image === 'object' ? (image as { id?: unknown; w?: unknown }) : undefined;
+};
+
+/** Ids of `image` properties without their fields (placeholders excluded): these need a lookup. */
+export function imagesToResolve(doc: MapDocument, isPlaceholder: (id: string) => boolean): string[] {
+  const ids = new Set<string>();
+  for (const feature of doc.features) {
+    const image = imageOf(feature);
+    if (typeof image?.id === 'string' && image.w === undefined && !isPlaceholder(image.id)) ids.add(image.id);
+  }
+  return [...ids];
+}
+
+const describe = (feature: MapFeature): string =>
+  typeof feature.properties.title === 'string' && feature.properties.title
+    ? `"${feature.properties.title.slice(0, 60)}"`
+    : `feature ${feature.id}`;
+
+/** Rewrites the references in place; a reference that cannot be linked is removed and reported. */
+export function linkMedia(doc: MapDocument, links: MediaLinks): SkippedItem[] {
+  const notes: SkippedItem[] = [];
+  for (const feature of doc.features) {
+    const markerRef = feature.properties.marker_id;
+    if (typeof markerRef === 'string' && markerRef.startsWith('media:')) {
+      const markerId = links.markers.get(markerRef);
+      if (markerId) feature.properties.marker_id = markerId;
+      else {
+        delete feature.properties.marker_id;
+        notes.push({ reason: `the icon of ${describe(feature)} could not be used as a marker; the item was imported without it` });
+      }
+    }
+    const image = imageOf(feature);
+    if (typeof image?.id === 'string' && image.w === undefined) {
+      const linked = links.images.get(image.id);
+      if (linked) feature.properties.image = linked;
+      else {
+        delete feature.properties.image;
+        notes.push({ reason: `the image of ${describe(feature)} is not an image of this service; the item was imported without it` });
+      }
+    }
+  }
+  return notes;
+}
