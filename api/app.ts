@@ -6,6 +6,7 @@ import { pingDb } from '../db/connection.js';
 import { AppError } from '../lib/errors.js';
 import type { ApiDeps } from './context.js';
 import { authenticate } from './middleware/auth.js';
+import { drainOnError } from './middleware/drainOnError.js';
 import { apiErrors, type Logger } from './middleware/errors.js';
 import { headerArgs } from './middleware/headerArgs.js';
 import { jsonArgs } from './middleware/jsonArgs.js';
@@ -29,9 +30,11 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Koa {
   const api = new Router({ prefix: '/api/1' });
   api.use(apiErrors(options.log ?? consoleLogger));
 
+  const drain = drainOnError(deps.config.maxUploadBytes);
   for (const op of OPERATIONS) {
-    const args = op.args === 'json' ? jsonArgs(deps.config.maxUploadBytes) : headerArgs;
-    api.post(`/${op.path}`, authenticate(deps.db), args, (ctx) => op.handler(ctx, deps));
+    const handle = (ctx: Koa.Context) => op.handler(ctx, deps);
+    if (op.args === 'json') api.post(`/${op.path}`, authenticate(deps.db), jsonArgs(deps.config.maxUploadBytes), handle);
+    else api.post(`/${op.path}`, drain, authenticate(deps.db), headerArgs, handle);
   }
   const known = new Set(OPERATIONS.map((op) => `/api/1/${op.path}`));
   api.all('/{*rest}', (ctx) => {

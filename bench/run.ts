@@ -1,12 +1,22 @@
 // `npm run bench`: every benchmark, each running its reference beside our code in the same run.
-// Results are printed and written to bench/out/results.json.
+// Results are printed and written to bench/out/results.json. `npm run bench -- imports` (or
+// `latency`) runs one of them.
 import fs from 'node:fs';
 import { benchApiLatency } from './apiLatency.js';
+import { benchImports } from './imports.js';
 
+const only = process.argv[2];
 const results: Record<string, unknown> = {};
-console.log('API latency (embedded service, PostgreSQL, 50 runs each) …');
-results.apiLatency = await benchApiLatency();
-console.log(JSON.stringify(results.apiLatency, null, 2));
-
+if (!only || only === 'latency') {
+  console.log('API latency (embedded service, PostgreSQL, 50 runs each) …');
+  results.apiLatency = await benchApiLatency();
+  console.log(JSON.stringify(results.apiLatency, null, 2));
+}
+if (!only || only === 'imports') {
+  console.log('Imports of 15 MB files against ogr2ogr (median of 3 runs each) …');
+  const rows = await benchImports();
+  results.imports = rows;
+  console.table(rows);
+}
 fs.mkdirSync('bench/out', { recursive: true });
 fs.writeFileSync('bench/out/results.json', JSON.stringify({ date: new Date().toISOString(), results }, null, 2));

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, featureCollection, type TestService } from './harness.js';
 
@@ -100,6 +101,33 @@ describe('map/upload', () => {
     expect(body.error).toMatch(/empty, kml, gpx, geojson/);
     const csv = await service.send('map/upload', key, { file_type: 'csv', visibility: 'public' }, 'x');
     expect(csv.error_code).toBe('invalid_arguments');
+  });
+
+  it('reads the whole body before answering an early error, so clients see the JSON answer', async () => {
+    const half = Buffer.alloc(1024 * 1024, 0x20);
+    let answered = false;
+    let answeredEarly: boolean | undefined;
+    const answer = new Promise<Record<string, unknown>>((resolve, reject) => {
+      const req = http.request(`${service.url}/api/1/map/upload`, {
+        method: 'POST',
+        headers: { authorization: 'Token not-a-key', 'service-api-arg': '{}', 'content-length': String(half.length * 2) },
+      });
+      req.on('response', (res) => {
+        answered = true;
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve(JSON.parse(text)));
+      });
+      req.on('error', reject);
+      req.write(half);
+      // Half the body is sent: the service has found the bad key but must not answer yet.
+      setTimeout(() => {
+        answeredEarly = answered;
+        req.end(half);
+      }, 300);
+    });
+    expect(await answer).toMatchObject({ error_code: 'invalid_api_key' });
+    expect(answeredEarly).toBe(false);
   });
 
   it('refuses a file upload without a body', async () => {

@@ -1,0 +1,113 @@
+// Imports of 15 MB files, end to end through the API (upload, or append for tables), beside
+// GDAL's ogr2ogr converting the same file to GeoJSON, in the same run. Prints the time ratio
+// (ours / ogr2ogr; the target is at most 1.0) and the service's peak memory above idle.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as generate from './generate/files.js';
+import { rssOf, startBenchService, withPeakRss, type BenchService } from './service.js';
+import { summarize, timeEach } from './stats.js';
+
+const SIZE = Math.floor(14.5 * 1024 * 1024);
+const RUNS = 3;
+const MB = 1024 * 1024;
+
+interface Case {
+  name: string;
+  file: string;
+  /** How the service imports it. */
+  op: 'upload' | 'append';
+  fileType: string;
+  /** ogr2ogr arguments after the output and input paths: every layer into one GeoJSON layer. */
+  ogrArgs: string[];
+}
+
+function ensureOgr2ogr(): void {
+  try {
+    execFileSync('ogr2ogr', ['--version'], { stdio: 'ignore' });
+  } catch {
+    console.log('Installing gdal-bin (ogr2ogr) for the comparison …');
+    execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gdal-bin'], { stdio: 'inherit' });
+  }
+}
+
+function writeInputs(dir: string): Case[] {
+  const write = (name: string, text: string) => {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, text);
+    return file;
+  };
+  return [
+    { name: 'KML', file: write('bench.kml', generate.kml(SIZE)), op: 'upload', fileType: 'kml', ogrArgs: ['-nln', 'all'] },
+    { name: 'GPX', file: write('bench.gpx', generate.gpx(SIZE)), op: 'upload', fileType: 'gpx', ogrArgs: ['waypoints', 'tracks', '-nln', 'all'] },
+    { name: 'GeoJSON', file: write('bench.geojson', generate.geojson(SIZE)), op: 'upload', fileType: 'geojson', ogrArgs: [] },
+    { name: 'CSV', file: write('bench.csv', generate.csv(SIZE)), op: 'append', fileType: 'csv', ogrArgs: ['-oo', 'X_POSSIBLE_NAMES=lon', '-oo', 'Y_POSSIBLE_NAMES=lat'] },
+  ];
+}
+
+async function timeOurs(service: BenchService, c: Case, bytes: Buffer) {
+  const idle = rssOf(service.pid);
+  let peak = idle;
+  let features = 0;
+  const samples = await timeEach(RUNS, async () => {
+    let target: number | undefined;
+    if (c.op === 'append') target = (await service.send('map/upload', { file_type: 'empty', visibility: 'private' })).id as number;
+    const measured = await withPeakRss(service.pid, () =>
+      c.op === 'upload'
+        ? service.send('map/upload', { file_type: c.fileType, visibility: 'private' }, bytes)
+        : service.send('map/append', { map_id: target, file_type: c.fileType }, bytes),
+    );
+    peak = Math.max(peak, measured.peak);
+    features = (measured.result.import as { features: number }).features;
+  });
+  return { seconds: summarize(samples).median / 1000, peakAboveIdle: peak - idle, features };
+}
+
+function timeOgr(c: Case, dir: string): number {
+  const out = path.join(dir, `${c.name}.geojson`);
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    fs.rmSync(out, { force: true });
+    const started = performance.now();
+    execFileSync('ogr2ogr', ['-f', 'GeoJSON', out, c.file, ...c.ogrArgs], { stdio: 'ignore' });
+    samples.push(performance.now() - started);
+  }
+  return summarize(samples).median / 1000;
+}
+
+export async function benchImports(): Promise<Record<string, unknown>[]> {
+  ensureOgr2ogr();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mps-bench-inputs-'));
+  const cases = writeInputs(dir);
+  const service = await startBenchService();
+  const rows: Record<string, unknown>[] = [];
+  try {
+    await service.send('map/upload', { file_type: 'geojson', visibility: 'private' }, '{"type":"Point","coordinates":[1,2]}');
+    for (const c of cases) {
+      const bytes = fs.readFileSync(c.file);
+      const ogr = timeOgr(c, dir);
+      let ours: Awaited<ReturnType<typeof timeOurs>>;
+      try {
+        ours = await timeOurs(service, c, bytes);
+      } catch (error) {
+        rows.push({ format: c.name, size_mb: +(bytes.length / MB).toFixed(1), ogr2ogr_s: +ogr.toFixed(2), error: (error as Error).message });
+        continue;
+      }
+      rows.push({
+        format: c.name,
+        size_mb: +(bytes.length / MB).toFixed(1),
+        features: ours.features,
+        ogr2ogr_s: +ogr.toFixed(2),
+        ours_s: +ours.seconds.toFixed(2),
+        ratio: +(ours.seconds / ogr).toFixed(2),
+        peak_mb_above_idle: +(ours.peakAboveIdle / MB).toFixed(0),
+        peak_vs_file: +(ours.peakAboveIdle / bytes.length).toFixed(1),
+      });
+    }
+  } finally {
+    await service.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
