@@ -1,11 +1,19 @@
 // The parser of each import format (see types.ts for the contract); the parse activity runs
 // them in a parser thread. `kml` also takes KMZ files, `excel` XLSX, XLS and ODS.
 import type { ImportFileType } from '../jobContracts.js';
+import { parseCsv } from './csv.js';
+import { parseExcel } from './excel.js';
 import { parseGeoJsonFile } from './geojson.js';
+import { parseGpx } from './gpx.js';
+import { parseKml } from './kml.js';
 import type { FormatParser } from './types.js';
 
 export const PARSERS: Partial<Record<ImportFileType, FormatParser>> = {
   geojson: (bytes) => ({ document: parseGeoJsonFile(bytes), skipped: [], media: [] }),
+  kml: parseKml,
+  gpx: parseGpx,
+  csv: parseCsv,
+  excel: parseExcel,
 };
 
 export const isImportSupported = (fileType: ImportFileType): boolean => PARSERS[fileType] !== undefined;

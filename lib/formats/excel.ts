@@ -1,0 +1,129 @@
+// Spreadsheet table imports (map/append with file_type "excel"): XLSX, XLS and ODS, recognised
+// by their content, never by a name or a declared type. Only the first worksheet is read (the
+// first one that is not hidden). Its rows go through the same conversion as CSV (./table.ts).
+//
+// The readers are our own (lib/formats/spreadsheet/): a bounded zip reader and a streaming XML
+// scanner for XLSX and ODS, a compound-file reader and BIFF8 record reader for XLS. None of them
+// builds a dense grid or a DOM, so declared dimensions cost nothing and memory follows the data.
+import { AppError } from '../errors.js';
+import { readOds, ODS_MIMETYPE } from './spreadsheet/ods.js';
+import { looksLikeCfb } from './spreadsheet/cfb.js';
+import { readXls } from './spreadsheet/xls.js';
+import { readXlsx } from './spreadsheet/xlsx.js';
+import { DEFAULT_INFLATE_BUDGET, looksLikeZip, ZipArchive } from './spreadsheet/zip.js';
+import { TableBuilder } from './table.js';
+import type { FormatParser, ParsedFile, ParseOptions } from './types.js';
+
+export type SpreadsheetKind = 'xlsx' | 'ods' | 'xls';
+
+const startsWith = (bytes: Uint8Array, text: string): boolean => {
+  if (bytes.length < text.length) return false;
+  for (let index = 0; index < text.length; index++) if (bytes[index] !== text.charCodeAt(index)) return false;
+  return true;
+};
+
+/** What a file that is not a spreadsheet looks like, for the unsupported_type message. */
+export function describeContent(bytes: Uint8Array): string {
+  if (bytes.length === 0) return 'an empty file';
+  if (startsWith(bytes, '%PDF')) return 'a PDF document';
+  if (bytes[0] === 0x89 && startsWith(bytes.subarray(1), 'PNG')) return 'a PNG image';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'a JPEG image';
+  if (startsWith(bytes, 'GIF8')) return 'a GIF image';
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) return 'a gzip archive';
+  if (startsWith(bytes, 'Rar!')) return 'a RAR archive';
+  if (startsWith(bytes, '7z\u00bc\u00af')) return 'a 7-Zip archive';
+  const head = new TextDecoder('utf-8').decode(bytes.subarray(0, 512)).replace(/^\uFEFF/, '').trimStart();
+  if (head.startsWith('<')) {
+    if (/<kml[\s>]/i.test(head)) return 'a KML document';
+    if (/<gpx[\s>]/i.test(head)) return 'a GPX document';
+    if (/^<(!doctype\s+)?html/i.test(head)) return 'an HTML page';
+    if (/urn:schemas-microsoft-com:office:spreadsheet/i.test(head) || /<Workbook[\s>]/.test(head)) {
+      return 'an Excel 2003 XML spreadsheet (not supported: save it as .xlsx)';
+    }
+    return 'an XML document';
+  }
+  if (head.startsWith('{') || head.startsWith('[')) return 'JSON text (GeoJSON is imported with file_type "geojson")';
+  let printable = 0;
+  const sample = bytes.subarray(0, 512);
+  for (const byte of sample) if (byte === 9 || byte === 10 || byte === 13 || (byte >= 32 && byte !== 127)) printable++;
+  if (printable === sample.length) return 'text (a CSV file is imported with file_type "csv")';
+  return 'binary data of an unknown kind';
+}
+
+/** The spreadsheet kind of a zip archive, or a description of what the archive is instead. */
+function zipKind(zip: ZipArchive): SpreadsheetKind | string {
+  if (zip.has('mimetype')) {
+    const mimetype = new TextDecoder('utf-8').decode(zip.read('mimetype')).trim();
+    if (mimetype === ODS_MIMETYPE) return 'ods';
+    if (mimetype.startsWith('application/vnd.oasis.opendocument.')) {
+      return `an OpenDocument file of another kind (${mimetype}), not a spreadsheet`;
+    }
+  }
+  if (zip.has('xl/workbook.xml') || zip.has('xl/workbook.bin')) {
+    if (zip.has('xl/workbook.bin')) return 'an Excel binary workbook (.xlsb), which is not supported: save it as .xlsx';
+    return 'xlsx';
+  }
+  if (zip.has('word/document.xml')) return 'a Word document (.docx), not a spreadsheet';
+  if (zip.has('ppt/presentation.xml')) return 'a PowerPoint presentation (.pptx), not a spreadsheet';
+  if (zip.names().some((name) => name.toLowerCase().endsWith('.kml'))) return 'a KMZ archive (import it with file_type "kml")';
+  return 'a zip archive that holds no spreadsheet';
+}
+
+export interface ExcelParseOptions extends ParseOptions {
+  /** Most bytes an XLSX/ODS archive may inflate to (tests lower it). */
+  inflateBudget?: number;
+}
+
+/** Parses the first worksheet of an XLSX, XLS or ODS file into a map document. */
+export function parseSpreadsheet(bytes: Uint8Array, options: ExcelParseOptions): ParsedFile & { kind: SpreadsheetKind } {
+  try {
+    return readSpreadsheet(bytes, options);
+  } catch (error) {
+    throw asSpreadsheetError(error);
+  }
+}
+
+function readSpreadsheet(bytes: Uint8Array, options: ExcelParseOptions): ParsedFile & { kind: SpreadsheetKind } {
+  const builder = new TableBuilder(options);
+  let kind: SpreadsheetKind;
+  if (looksLikeCfb(bytes)) {
+    kind = 'xls';
+    readXls(bytes, builder);
+  } else if (looksLikeZip(bytes)) {
+    // An XLSX or ODS; the archive type decides which.
+    const zip = new ZipArchive(bytes, 'spreadsheet', options.inflateBudget ?? DEFAULT_INFLATE_BUDGET);
+    const found = zipKind(zip);
+    if (found === 'xlsx') {
+      kind = 'xlsx';
+      readXlsx(zip, builder);
+    } else if (found === 'ods') {
+      kind = 'ods';
+      readOds(zip, builder);
+    } else {
+      throw new AppError('unsupported_type', `the file is ${found}; spreadsheets are imported from XLSX, XLS and ODS files`);
+    }
+  } else {
+    throw new AppError(
+      'unsupported_type',
+      `the file is ${describeContent(bytes)}; spreadsheets are imported from XLSX, XLS and ODS files`,
+    );
+  }
+  return { ...builder.finish(), kind };
+}
+
+/**
+ * Spreadsheet import (file_type "excel"): XLSX (a zip with xl/workbook.xml), ODS (a zip whose
+ * `mimetype` names an OpenDocument spreadsheet) or XLS (a BIFF8 workbook in an OLE2 compound
+ * file), recognised by content. The first visible worksheet is imported.
+ */
+export const parseExcel: FormatParser = (bytes: Uint8Array, options: ParseOptions): ParsedFile => {
+  const { document, skipped, media } = parseSpreadsheet(bytes, options);
+  return { document, skipped, media };
+};
+
+/** Any failure of the readers that is not one of our errors (a bug, or a RangeError) becomes one. */
+function asSpreadsheetError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const detail = error instanceof RangeError ? 'it is too large or damaged' : 'it is damaged';
+  return new AppError('invalid_spreadsheet', `the spreadsheet could not be read: ${detail}`);
+}

@@ -1,0 +1,21 @@
+// KML uploads (file_type "kml"): plain KML text, or a KMZ archive recognised by its zip
+// signature. The conversion rules are in xml/kmlConverter.ts, the archive rules in kmz.ts.
+import { AppError } from '../errors.js';
+import { parseKmz } from './kmz.js';
+import type { FormatParser, ParsedFile } from './types.js';
+import { decodeXmlBytes } from './xml/decode.js';
+import { convertKml } from './xml/kmlConverter.js';
+import { binaryKind, isZip } from './xml/sniff.js';
+
+/**
+ * Parses a KML or KMZ file. Throws AppError: unsupported_type (another binary format),
+ * invalid_file, doctype_not_allowed, too_deep, no_features, too_many_features, and for KMZ
+ * invalid_archive, archive_too_large, no_kml_in_archive.
+ */
+export const parseKml: FormatParser = (bytes: Uint8Array): ParsedFile => {
+  if (isZip(bytes)) return parseKmz(bytes);
+  const kind = binaryKind(bytes);
+  if (kind !== undefined) throw new AppError('unsupported_type', `the file is ${kind}, not a KML or KMZ file`);
+  const { document, skipped } = convertKml(decodeXmlBytes(bytes, 'KML file'));
+  return { document, skipped, media: [] };
+};

@@ -1,0 +1,428 @@
+// Table imports (CSV, XLSX, XLS, ODS): turns rows of cells into a map document. Every table
+// reader hands its rows, in order, to one TableBuilder, so all table formats behave the same.
+//
+// The first row that is not empty is the header. Columns are matched case-insensitively after
+// trimming (a byte order mark is dropped): the spec's lat/lon columns are required, the optional
+// ones become the documented properties, and every other column is kept as a string property.
+
+import { AppError } from '../errors.js';
+import type { MapDocument, MapFeature, MapGroup } from '../geojson/model.js';
+import { MAX_FEATURES } from '../geojson/model.js';
+import type { SkippedItem } from '../jobContracts.js';
+import type { ParseOptions, ParsedFile } from './types.js';
+
+/** One cell as the readers deliver it: dates arrive as ISO strings, empty cells as null/undefined. */
+export type TableCell = string | number | boolean | null | undefined;
+
+/** Most rows (header included) one table may have. */
+export const MAX_TABLE_ROWS = 1_000_000;
+/** Most columns one table may have. */
+export const MAX_TABLE_COLUMNS = 1_000;
+/** Longest cell text, in UTF-16 code units. */
+export const MAX_CELL_LENGTH = 100_000;
+
+type Role =
+  | 'lat'
+  | 'lon'
+  | 'title'
+  | 'description'
+  | 'group'
+  | 'url'
+  | 'color'
+  | 'visible'
+  | 'media_url'
+  | 'icon'
+  | 'service_image_url';
+
+const ROLE_BY_NAME = new Map<string, Role>([
+  ['lat', 'lat'],
+  ['latitude', 'lat'],
+  ['lon', 'lon'],
+  ['long', 'lon'],
+  ['lng', 'lon'],
+  ['longitude', 'lon'],
+  ['title', 'title'],
+  ['name', 'title'],
+  ['description', 'description'],
+  ['desc', 'description'],
+  ['group', 'group'],
+  ['url', 'url'],
+  ['color', 'color'],
+  ['visible', 'visible'],
+  ['media_url', 'media_url'],
+  ['icon', 'icon'],
+  ['service_image_url', 'service_image_url'],
+]);
+
+/**
+ * Property names an extra column may not write as they are: the ones this import writes or the
+ * map interprets (an extra "marker_id" or "image" column must not pose as an uploaded marker or
+ * image). Such a column is kept under a suffixed name ("title_2", "marker_id_2").
+ */
+const RESERVED_PROPERTIES = [
+  'title',
+  'description',
+  'url',
+  'group',
+  'color',
+  'visible',
+  'media_url',
+  'marker-symbol',
+  'marker_id',
+  'image',
+];
+
+/** Header names that are dangerous as keys of plain objects: such columns are not imported. */
+const DANGEROUS_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+
+const LAT_NAMES = 'lat, latitude';
+const LON_NAMES = 'lon, long, lng, longitude';
+
+// ---------------------------------------------------------------- text helpers
+
+// eslint-disable-next-line no-control-regex -- matching U+0000 is the point
+const LONE_SURROGATE_OR_NUL = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\u0000/g;
+
+const isWellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+/** Removes NUL characters and lone surrogates (PostgreSQL's jsonb cannot store them). */
+export function cleanText(text: string): string {
+  if (text.indexOf('\u0000') === -1 && isWellFormed(text)) return text;
+  return text.replace(LONE_SURROGATE_OR_NUL, '');
+}
+
+/** The text of a cell, trimmed and cleaned; '' for an empty cell. */
+function cellText(cell: TableCell): string {
+  if (cell === null || cell === undefined) return '';
+  if (typeof cell === 'string') {
+    const trimmed = cell.trim();
+    return trimmed === '' ? '' : cleanText(trimmed);
+  }
+  if (typeof cell === 'number') return Number.isFinite(cell) ? String(cell) : '';
+  return cell ? 'TRUE' : 'FALSE';
+}
+
+function quote(text: string): string {
+  const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  return JSON.stringify(cleanText(shown));
+}
+
+// ---------------------------------------------------------------- values
+
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const DECIMAL_COMMA = /^[+-]?\d+,\d+$/;
+
+/** A coordinate from a cell: a number, or a problem. */
+function coordinate(cell: TableCell, name: 'latitude' | 'longitude', limit: number): number | string {
+  let value: number;
+  if (typeof cell === 'number') {
+    value = cell;
+    if (!Number.isFinite(value)) return `${name} ${String(value)} is not a finite number`;
+  } else {
+    const text = cellText(cell);
+    if (text === '') return `${name} is empty`;
+    if (typeof cell === 'boolean') return `${name} ${text} is not a number`;
+    if (DECIMAL.test(text)) value = Number(text);
+    else if (DECIMAL_COMMA.test(text)) value = Number(text.replace(',', '.'));
+    else return `${name} ${quote(text)} is not a number`;
+    if (!Number.isFinite(value)) return `${name} ${quote(text)} is not a finite number`;
+  }
+  if (value < -limit || value > limit) return `${name} ${value} is out of range (-${limit} to ${limit})`;
+  return value + 0; // -0 → 0
+}
+
+const HEX6 = /^#?([0-9a-fA-F]{6})$/;
+const HEX3 = /^#([0-9a-fA-F])([0-9a-fA-F])([0-9a-fA-F])$/;
+
+/** `#rrggbb` (lower case) from `#rrggbb`, `rrggbb` or `#rgb` in any case; null otherwise. */
+export function normaliseColor(text: string): string | null {
+  const six = HEX6.exec(text);
+  if (six) return `#${(six[1] as string).toLowerCase()}`;
+  const three = HEX3.exec(text);
+  if (three) {
+    const [, r, g, b] = three as unknown as [string, string, string, string];
+    return `#${r}${r}${g}${g}${b}${b}`.toLowerCase();
+  }
+  return null;
+}
+
+const HIDDEN = new Set(['false', '0', 'no']);
+const SHOWN = new Set(['true', '1', 'yes', '']);
+
+/** false for a hidden item, true for a visible one, null when the value means neither. */
+function visibility(cell: TableCell): boolean | null {
+  if (typeof cell === 'boolean') return cell;
+  if (typeof cell === 'number') return cell === 0 ? false : cell === 1 ? true : null;
+  const text = cellText(cell).toLowerCase();
+  if (HIDDEN.has(text)) return false;
+  if (SHOWN.has(text)) return true;
+  return null;
+}
+
+const IMAGE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Resolves `service_image_url` values: `{publicUrl}/images/<id>` or `{publicUrl}/images/<id>/…`
+ * (query and fragment ignored) give the image id; anything else gives null. Nothing is fetched.
+ */
+export class ServiceImageUrls {
+  private readonly base: URL | null;
+  private readonly prefix: string;
+
+  constructor(publicUrl: string) {
+    let base: URL | null = null;
+    try {
+      base = new URL(publicUrl);
+    } catch {
+      base = null;
+    }
+    if (base !== null && base.protocol !== 'http:' && base.protocol !== 'https:') base = null;
+    this.base = base;
+    this.prefix = base === null ? '' : `${base.pathname.replace(/\/+$/, '')}/images/`;
+  }
+
+  imageId(value: string): string | null {
+    const base = this.base;
+    if (base === null) return null;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      return null;
+    }
+    if (url.protocol !== base.protocol || url.host !== base.host) return null;
+    if (url.username !== '' || url.password !== '') return null;
+    if (!url.pathname.startsWith(this.prefix)) return null;
+    const rest = url.pathname.slice(this.prefix.length);
+    const slash = rest.indexOf('/');
+    const id = slash === -1 ? rest : rest.slice(0, slash);
+    return IMAGE_ID.test(id) ? id : null;
+  }
+}
+
+// ---------------------------------------------------------------- the builder
+
+interface ExtraColumn {
+  index: number;
+  key: string;
+}
+
+interface ColumnPlan {
+  lat: number;
+  lon: number;
+  title: number;
+  description: number;
+  group: number;
+  url: number;
+  color: number;
+  visible: number;
+  media_url: number;
+  icon: number;
+  service_image_url: number;
+  extras: ExtraColumn[];
+}
+
+/** The header name of a column as matched against the spec's names (trim() drops a BOM too). */
+function matchName(raw: TableCell): string {
+  return cellText(raw).toLowerCase();
+}
+
+function planColumns(header: ArrayLike<TableCell>): ColumnPlan {
+  const plan: ColumnPlan = {
+    lat: -1,
+    lon: -1,
+    title: -1,
+    description: -1,
+    group: -1,
+    url: -1,
+    color: -1,
+    visible: -1,
+    media_url: -1,
+    icon: -1,
+    service_image_url: -1,
+    extras: [],
+  };
+  const extras: { index: number; name: string }[] = [];
+  for (let index = 0; index < header.length; index++) {
+    const name = matchName(header[index]);
+    const role = ROLE_BY_NAME.get(name);
+    if (role !== undefined && plan[role] === -1) {
+      plan[role] = index;
+      continue;
+    }
+    // Another column (or a second column for a role: the first one wins the role).
+    const original = cellText(header[index]); // trim() also drops a byte order mark
+    if (DANGEROUS_NAMES.has(original)) continue;
+    extras.push({ index, name: original === '' ? `column_${index + 1}` : original });
+  }
+  // Duplicate names: the first keeps the name, later ones get _2, _3, … (one no column has).
+  const headerNames = new Set(extras.map((extra) => extra.name));
+  const taken = new Set<string>(RESERVED_PROPERTIES);
+  for (const { index, name } of extras) {
+    let key = name;
+    if (taken.has(key)) {
+      let n = 2;
+      while (taken.has(`${name}_${n}`) || headerNames.has(`${name}_${n}`)) n++;
+      key = `${name}_${n}`;
+    }
+    taken.add(key);
+    plan.extras.push({ index, key });
+  }
+  return plan;
+}
+
+function isEmptyRow(cells: ArrayLike<TableCell>): boolean {
+  for (let index = 0; index < cells.length; index++) {
+    const cell = cells[index];
+    if (cell === null || cell === undefined) continue;
+    if (typeof cell === 'string') {
+      if (cell.trim() !== '') return false;
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+export class TableBuilder {
+  private plan: ColumnPlan | null = null;
+  private readonly features: MapFeature[] = [];
+  private readonly groups: MapGroup[] = [];
+  private readonly groupIdByPath = new Map<string, number>();
+  private readonly groupIdByText = new Map<string, number | undefined>();
+  private readonly skipped: SkippedItem[] = [];
+  private readonly images: ServiceImageUrls;
+  private dataRows = 0;
+
+  constructor(options: ParseOptions) {
+    this.images = new ServiceImageUrls(options.publicUrl);
+  }
+
+  /** Hands over one row. `rowNumber` is 1-based (the spreadsheet's row number). */
+  addRow(rowNumber: number, cells: ArrayLike<TableCell>): void {
+    if (isEmptyRow(cells)) return;
+    const plan = this.plan;
+    if (plan === null) {
+      this.plan = this.header(cells);
+      return;
+    }
+    this.dataRows++;
+    this.row(plan, rowNumber, cells);
+  }
+
+  private header(cells: ArrayLike<TableCell>): ColumnPlan {
+    const plan = planColumns(cells);
+    if (plan.lat === -1 || plan.lon === -1) {
+      const missing =
+        plan.lat === -1 && plan.lon === -1
+          ? `no latitude column (accepted names: ${LAT_NAMES}) and no longitude column (accepted names: ${LON_NAMES})`
+          : plan.lat === -1
+            ? `no latitude column (accepted names: ${LAT_NAMES})`
+            : `no longitude column (accepted names: ${LON_NAMES})`;
+      throw new AppError(
+        'missing_coordinate_columns',
+        `the first row of the table must name its columns, and it has ${missing}; names are matched ignoring case and surrounding spaces`,
+      );
+    }
+    return plan;
+  }
+
+  private groupId(text: string): number | undefined {
+    if (this.groupIdByText.has(text)) return this.groupIdByText.get(text);
+    const id = this.groupIdOfPath(text);
+    if (this.groupIdByText.size < 100_000) this.groupIdByText.set(text, id);
+    return id;
+  }
+
+  private groupIdOfPath(path: string): number | undefined {
+    let parent: number | undefined;
+    let key = '';
+    for (const raw of path.split('/')) {
+      const title = raw.trim();
+      if (title === '') continue;
+      key = key === '' ? title : `${key}\u0000${title}`;
+      let id = this.groupIdByPath.get(key);
+      if (id === undefined) {
+        id = this.groups.length + 1;
+        const group: MapGroup = { id, title };
+        if (parent !== undefined) group.parent = parent;
+        this.groups.push(group);
+        this.groupIdByPath.set(key, id);
+      }
+      parent = id;
+    }
+    return parent;
+  }
+
+  private row(plan: ColumnPlan, rowNumber: number, cells: ArrayLike<TableCell>): void {
+    const lat = coordinate(cells[plan.lat], 'latitude', 90);
+    const lon = coordinate(cells[plan.lon], 'longitude', 180);
+    if (typeof lat === 'string' || typeof lon === 'string') {
+      const reasons = [lat, lon].filter((reason) => typeof reason === 'string');
+      this.skipped.push({ reason: `row ${rowNumber} skipped: ${reasons.join('; ')}`, line: rowNumber });
+      return;
+    }
+    if (this.features.length >= MAX_FEATURES) {
+      throw new AppError('sheet_too_large', `the table has more than ${MAX_FEATURES} rows with coordinates`);
+    }
+
+    const properties: Record<string, unknown> = {};
+    let text: string;
+    if (plan.title >= 0 && (text = cellText(cells[plan.title])) !== '') properties.title = text;
+    if (plan.description >= 0 && (text = cellText(cells[plan.description])) !== '') properties.description = text;
+    if (plan.url >= 0 && (text = cellText(cells[plan.url])) !== '') properties.url = text;
+    if (plan.group >= 0 && (text = cellText(cells[plan.group])) !== '') {
+      const group = this.groupId(text);
+      if (group !== undefined) properties.group = group;
+    }
+    if (plan.color >= 0 && (text = cellText(cells[plan.color])) !== '') {
+      const color = normaliseColor(text);
+      if (color !== null) properties.color = color;
+      else this.note(rowNumber, `color ${quote(text)} is not a #rrggbb colour; the item was imported without it`);
+    }
+    if (plan.visible >= 0) {
+      const visible = visibility(cells[plan.visible]);
+      if (visible === false) properties.visible = false;
+      else if (visible === null) {
+        this.note(
+          rowNumber,
+          `visible ${quote(cellText(cells[plan.visible]))} is not true/false, 1/0 or yes/no; the item was imported as visible`,
+        );
+      }
+    }
+    if (plan.media_url >= 0 && (text = cellText(cells[plan.media_url])) !== '') properties.media_url = text;
+    if (plan.icon >= 0 && (text = cellText(cells[plan.icon])) !== '') properties['marker-symbol'] = text;
+    if (plan.service_image_url >= 0 && (text = cellText(cells[plan.service_image_url])) !== '') {
+      const id = this.images.imageId(text);
+      if (id !== null) properties.image = { id };
+      else {
+        this.note(
+          rowNumber,
+          `service_image_url ${quote(text)} is not an image URL of this service; the item was imported without an image`,
+        );
+      }
+    }
+    for (const extra of plan.extras) {
+      if ((text = cellText(cells[extra.index])) !== '') properties[extra.key] = text;
+    }
+
+    this.features.push({
+      type: 'Feature',
+      id: this.features.length + 1,
+      geometry: { type: 'Point', coordinates: [lon, lat] },
+      properties,
+    });
+  }
+
+  /** A value of an imported row that was dropped. */
+  private note(rowNumber: number, reason: string): void {
+    this.skipped.push({ reason: `row ${rowNumber}: ${reason}`, line: rowNumber });
+  }
+
+  finish(): ParsedFile {
+    if (this.plan === null) throw new AppError('empty_table', 'the table is empty: it has no header row');
+    if (this.dataRows === 0) throw new AppError('empty_table', 'the table has a header row and no data rows');
+    const document: MapDocument = { type: 'FeatureCollection', features: this.features, groups: this.groups };
+    return { document, skipped: this.skipped, media: [] };
+  }
+}

@@ -1,0 +1,308 @@
+import { readFileSync } from 'node:fs';
+import { crc32, deflateRawSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../lib/errors.js';
+import { parseKml } from '../../lib/formats/kml.js';
+import { resolveArchivePath } from '../../lib/formats/kmz.js';
+import type { ParsedFile } from '../../lib/formats/types.js';
+import { parseMapDocument, type MapFeature } from '../../lib/geojson/model.js';
+
+const fixture = (name: string): Buffer => readFileSync(new URL(`../fixtures/kmz/${name}`, import.meta.url));
+const options = { publicUrl: 'http://localhost:3000' };
+
+interface ZipInput {
+  name: string;
+  data: Uint8Array | string;
+  /** 0 stored, 8 deflated (default), anything else is written as is. */
+  method?: number;
+  flags?: number;
+  /** Lie about the inflated size (central directory and local header). */
+  declaredSize?: number;
+  /** Lie about the CRC. */
+  crc?: number;
+  /** Point this central entry at an earlier entry's data (an overlapping-entry bomb). */
+  sameDataAs?: number;
+}
+
+/** A zip archive written the way common tools write them (local headers, central directory, end record). */
+function buildZip(inputs: ZipInput[]): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  const offsets: number[] = [];
+  let offset = 0;
+  for (const input of inputs) {
+    const data = typeof input.data === 'string' ? Buffer.from(input.data) : Buffer.from(input.data);
+    const method = input.method ?? 8;
+    const compressed = method === 8 ? deflateRawSync(data) : data;
+    const name = Buffer.from(input.name);
+    const crc = input.crc ?? crc32(data);
+    const size = input.declaredSize ?? data.length;
+    let localOffset = offset;
+    if (input.sameDataAs === undefined) {
+      const local = Buffer.alloc(30);
+      local.writeUInt32LE(0x04034b50, 0);
+      local.writeUInt16LE(20, 4);
+      local.writeUInt16LE(input.flags ?? 0x0800, 6);
+      local.writeUInt16LE(method, 8);
+      local.writeUInt32LE(crc, 14);
+      local.writeUInt32LE(compressed.length, 18);
+      local.writeUInt32LE(size, 22);
+      local.writeUInt16LE(name.length, 26);
+      locals.push(local, name, compressed);
+      offset += 30 + name.length + compressed.length;
+    } else {
+      localOffset = offsets[input.sameDataAs] as number;
+    }
+    offsets.push(localOffset);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(input.flags ?? 0x0800, 8);
+    central.writeUInt16LE(method, 10);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(compressed.length, 20);
+    central.writeUInt32LE(size, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(localOffset, 42);
+    centrals.push(central, name);
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(inputs.length, 8);
+  end.writeUInt16LE(inputs.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+/** Parses, and checks the document passes parseMapDocument unchanged in meaning. */
+function parse(bytes: Uint8Array): ParsedFile {
+  const result = parseKml(bytes, options) as ParsedFile;
+  const plain = JSON.parse(JSON.stringify(result.document));
+  expect(parseMapDocument(plain)).toEqual(plain);
+  return result;
+}
+
+function parseError(bytes: Uint8Array): AppError {
+  try {
+    parseKml(bytes, options);
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    return error as AppError;
+  }
+  throw new Error('expected the parse to fail');
+}
+
+const byTitle = (result: ParsedFile, title: string): MapFeature => {
+  const feature = result.document.features.find((each) => each.properties.title === title);
+  if (feature === undefined) throw new Error(`no feature titled ${title}`);
+  return feature;
+};
+
+const simpleKml = (title: string) =>
+  `<kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><name>${title}</name><Point><coordinates>1,2</coordinates></Point></Placemark></kml>`;
+
+const holidayKmz = () =>
+  buildZip([
+    { name: 'doc.kml', data: fixture('doc.kml') },
+    { name: 'files/', data: '', method: 0 },
+    { name: 'files/icon.png', data: fixture('files/icon.png'), method: 0 },
+    { name: 'files/photo.jpg', data: fixture('files/photo.jpg') },
+    { name: 'files/readme.txt', data: fixture('files/readme.txt') },
+  ]);
+
+describe('KMZ with icons and photos (Google Earth)', () => {
+  const result = parse(holidayKmz());
+
+  it('reads doc.kml with its folders and styles', () => {
+    expect(result.document.groups).toEqual([{ id: 1, title: 'Beach' }]);
+    expect(result.document.features).toHaveLength(6);
+    expect(result.skipped).toEqual([]);
+    const sunset = byTitle(result, 'Sunset point');
+    expect(sunset.geometry).toEqual({ type: 'Point', coordinates: [-16.25, 28.46] });
+    expect(sunset.properties.color).toBe('#ff901e');
+  });
+
+  it('extracts the icon and the photo once each, and refers to them by placeholder', () => {
+    expect(result.media.map(({ kind, name }) => ({ kind, name }))).toEqual([
+      { kind: 'image', name: 'files/photo.jpg' },
+      { kind: 'marker', name: 'files/icon.png' },
+    ]);
+    expect(Buffer.from(result.media[0]?.bytes ?? []).equals(fixture('files/photo.jpg'))).toBe(true);
+    expect(Buffer.from(result.media[1]?.bytes ?? []).equals(fixture('files/icon.png'))).toBe(true);
+    const sunset = byTitle(result, 'Sunset point');
+    expect(sunset.properties.marker_id).toBe('media:1');
+    expect(sunset.properties.image).toEqual({ id: 'media:0' });
+    const same = byTitle(result, 'Same icon, same photo');
+    expect(same.properties.marker_id).toBe('media:1');
+    expect(same.properties.image).toEqual({ id: 'media:0' });
+  });
+
+  it('ignores remote hrefs, files that are not images, paths outside the archive, and markers on lines', () => {
+    for (const title of ['Remote icon and image', 'Icon that is not an image', 'Icon outside the archive', 'Walk with the icon style']) {
+      const properties = byTitle(result, title).properties;
+      expect(properties).not.toHaveProperty('marker_id');
+      expect(properties).not.toHaveProperty('image');
+    }
+    expect(byTitle(result, 'Walk with the icon style').geometry.type).toBe('LineString');
+  });
+
+  it('finds <IMG SRC> in any case and stays linear on descriptions full of unclosed <img', () => {
+    const description = `${'<img '.repeat(100_000)}`;
+    const kml = `<kml><Placemark><name>a</name><description><![CDATA[<p><IMG width=3 SRC=files/photo.jpg></p>]]></description>
+      <Point><coordinates>1,2</coordinates></Point></Placemark>
+      <Placemark><name>b</name><description><![CDATA[${description}]]></description><Point><coordinates>1,2</coordinates></Point></Placemark></kml>`;
+    const started = performance.now();
+    const result = parse(buildZip([{ name: 'doc.kml', data: kml }, { name: 'files/photo.jpg', data: fixture('files/photo.jpg') }]));
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(byTitle(result, 'a').properties.image).toEqual({ id: 'media:0' });
+    expect(byTitle(result, 'b').properties).not.toHaveProperty('image');
+  });
+
+  it('resolves references relative to the KML, never outside the archive', () => {
+    expect(resolveArchivePath('files/a.png', '')).toBe('files/a.png');
+    expect(resolveArchivePath('./files/../files/a%20b.png', '')).toBe('files/a b.png');
+    expect(resolveArchivePath('a.png', 'sub/dir')).toBe('sub/dir/a.png');
+    expect(resolveArchivePath('../a.png', 'sub/dir')).toBe('sub/a.png');
+    expect(resolveArchivePath('/a.png', 'sub')).toBe('a.png');
+    expect(resolveArchivePath('files\\a.png?x=1', '')).toBe('files/a.png');
+    expect(resolveArchivePath('../../etc/passwd', '')).toBeUndefined();
+    expect(resolveArchivePath('http://example.org/a.png', '')).toBeUndefined();
+    expect(resolveArchivePath('file:///etc/passwd', '')).toBeUndefined();
+    expect(resolveArchivePath('C:\\icons\\a.png', '')).toBeUndefined();
+    expect(resolveArchivePath('//host/a.png', '')).toBeUndefined();
+  });
+});
+
+describe('choosing the main KML', () => {
+  it('prefers doc.kml, then the first top-level .kml, then the first anywhere', () => {
+    const title = (zip: Buffer) => parse(zip).document.features[0]?.properties.title;
+    expect(title(buildZip([{ name: 'a.kml', data: simpleKml('a') }, { name: 'doc.kml', data: simpleKml('doc') }]))).toBe('doc');
+    expect(title(buildZip([{ name: 'sub/x.kml', data: simpleKml('sub') }, { name: 'Top.KML', data: simpleKml('top') }]))).toBe('top');
+    expect(title(buildZip([{ name: 'files/', data: '' }, { name: 'files/main.kml', data: simpleKml('nested') }]))).toBe('nested');
+  });
+
+  it('resolves icons relative to a KML in a folder, and stored entries', () => {
+    const kml = `<kml><Style id="s"><IconStyle><Icon><href>icons/pin.png</href></Icon></IconStyle></Style>
+      <Placemark><styleUrl>#s</styleUrl><Point><coordinates>1,2</coordinates></Point></Placemark></kml>`;
+    const result = parse(
+      buildZip([
+        { name: 'maps/tour.kml', data: kml, method: 0 },
+        { name: 'maps/icons/pin.png', data: fixture('files/icon.png') },
+      ]),
+    );
+    expect(result.document.features[0]?.properties.marker_id).toBe('media:0');
+    expect(result.media[0]?.name).toBe('maps/icons/pin.png');
+  });
+
+  it('refuses an archive without KML, naming what it holds; nested archives are never opened', () => {
+    const error = parseError(
+      buildZip([
+        { name: 'inner.kmz', data: buildZip([{ name: 'doc.kml', data: simpleKml('inner') }]) },
+        { name: 'readme.txt', data: 'hello' },
+      ]),
+    );
+    expect(error.code).toBe('no_kml_in_archive');
+    expect(error.message).toBe('the KMZ archive holds no .kml file (it holds "inner.kmz", "readme.txt")');
+    expect(parseError(buildZip([])).code).toBe('no_kml_in_archive');
+  });
+});
+
+describe('hostile archives', () => {
+  it('ignores zip-slip and prototype names safely', () => {
+    const before = Object.getOwnPropertyNames(Object.prototype).sort();
+    const result = parse(
+      buildZip([
+        { name: '../../evil.kml', data: simpleKml('evil') },
+        { name: '/abs/doc.kml', data: simpleKml('absolute') },
+        { name: 'C:/x.kml', data: simpleKml('drive') },
+        { name: '__proto__', data: 'x' },
+        { name: 'toString', data: 'y' },
+        { name: 'constructor.kml', data: simpleKml('constructor') },
+      ]),
+    );
+    expect(result.document.features[0]?.properties.title).toBe('constructor');
+    expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(before);
+    expect(parseError(buildZip([{ name: '..\\..\\evil.kml', data: simpleKml('evil') }])).code).toBe('no_kml_in_archive');
+  });
+
+  it('stops an entry that inflates past its declared size (a zip bomb) with archive_too_large', () => {
+    const zeros = Buffer.alloc(50 * 1024 * 1024);
+    const started = performance.now();
+    const error = parseError(buildZip([{ name: 'doc.kml', data: zeros, declaredSize: 1024 }]));
+    expect(error.code).toBe('archive_too_large');
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('refuses entries whose declared size is beyond the budget or the ratio, before inflating', () => {
+    const small = Buffer.alloc(1000);
+    expect(parseError(buildZip([{ name: 'doc.kml', data: small, declaredSize: 300 * 1024 * 1024 }])).code).toBe('archive_too_large');
+    const ratio = parseError(buildZip([{ name: 'doc.kml', data: Buffer.alloc(20 * 1024 * 1024, 0x20) }]));
+    expect(ratio.code).toBe('archive_too_large');
+    expect(ratio.message).toMatch(/200 times its compressed size/);
+  });
+
+  it('stops overlapping entries (one compressed kernel named many times) at the media budget', () => {
+    const kernel = Buffer.concat([fixture('files/icon.png'), Buffer.alloc(1024 * 1024 - 95)]);
+    const count = 210;
+    let styles = '';
+    for (let i = 0; i < count; i++) {
+      styles += `<Style id="s${i}"><IconStyle><Icon><href>files/i${i}.png</href></Icon></IconStyle></Style>
+        <Placemark><styleUrl>#s${i}</styleUrl><Point><coordinates>1,2</coordinates></Point></Placemark>`;
+    }
+    const entries: ZipInput[] = [
+      { name: 'doc.kml', data: `<kml><Document>${styles}</Document></kml>` },
+      { name: 'files/i0.png', data: kernel },
+    ];
+    for (let i = 1; i < count; i++) entries.push({ name: `files/i${i}.png`, data: kernel, sameDataAs: 1 });
+    const zip = buildZip(entries);
+    expect(zip.length).toBeLessThan(100 * 1024);
+    const error = parseError(zip);
+    expect(error.code).toBe('archive_too_large');
+    expect(error.message).toMatch(/icons and images .* more than 50 MB/);
+  });
+
+  it('refuses encrypted entries, unknown compression, too many entries', () => {
+    const encrypted = parseError(buildZip([{ name: 'doc.kml', data: simpleKml('x'), flags: 0x0801 }]));
+    expect(encrypted.code).toBe('invalid_archive');
+    expect(encrypted.message).toMatch(/encrypted/);
+    const bzip = parseError(buildZip([{ name: 'doc.kml', data: simpleKml('x'), method: 12 }]));
+    expect(bzip.code).toBe('invalid_archive');
+    expect(bzip.message).toMatch(/compression method 12/);
+    const many: ZipInput[] = [{ name: 'doc.kml', data: simpleKml('x'), method: 0 }];
+    for (let i = 0; i < 10_000; i++) many.push({ name: `f${i}`, data: '', method: 0 });
+    const tooMany = parseError(buildZip(many));
+    expect(tooMany.code).toBe('archive_too_large');
+    expect(tooMany.message).toMatch(/10001 entries/);
+  });
+
+  it('reports corrupt and truncated archives as invalid_archive', () => {
+    const good = holidayKmz();
+    for (const cut of [10, 100, good.length - 30, good.length - 1]) {
+      const error = parseError(good.subarray(0, cut));
+      expect(error.code).toBe('invalid_archive');
+    }
+    const badCrc = parseError(buildZip([{ name: 'doc.kml', data: simpleKml('x'), crc: 1234 }]));
+    expect(badCrc.code).toBe('invalid_archive');
+    expect(badCrc.message).toMatch(/CRC/);
+    const damaged = Buffer.from(good);
+    damaged.writeUInt32LE(0xdeadbeef, damaged.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])));
+    expect(parseError(damaged).code).toBe('invalid_archive');
+    const garbage = Buffer.from(good);
+    const at = garbage.indexOf(Buffer.from('doc.kml')) + 7;
+    garbage.fill(0xff, at, at + 40);
+    expect(parseError(garbage).code).toBe('invalid_archive');
+    expect(parseError(Buffer.from('PK\u0003\u0004 not really a zip')).code).toBe('invalid_archive');
+  });
+
+  it('passes KML errors of the main document through', () => {
+    const doctype = parseError(buildZip([{ name: 'doc.kml', data: '<!DOCTYPE kml [<!ENTITY a "b">]><kml/>' }]));
+    expect(doctype.code).toBe('doctype_not_allowed');
+    const networkLinks = parseError(
+      buildZip([{ name: 'doc.kml', data: '<kml><NetworkLink><Link><href>http://127.0.0.1:9/x.kml</href></Link></NetworkLink></kml>' }]),
+    );
+    expect(networkLinks.code).toBe('no_features');
+  });
+});
