@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as generate from './generate/files.js';
+import { xlsx } from './generate/xlsx.js';
 import { rssOf, startBenchService, withPeakRss, type BenchService } from './service.js';
 import { summarize, timeEach } from './stats.js';
 
@@ -33,7 +34,7 @@ function ensureOgr2ogr(): void {
 }
 
 function writeInputs(dir: string): Case[] {
-  const write = (name: string, text: string) => {
+  const write = (name: string, text: string | Uint8Array) => {
     const file = path.join(dir, name);
     fs.writeFileSync(file, text);
     return file;
@@ -43,6 +44,14 @@ function writeInputs(dir: string): Case[] {
     { name: 'GPX', file: write('bench.gpx', generate.gpx(SIZE)), op: 'upload', fileType: 'gpx', ogrArgs: ['waypoints', 'tracks', '-nln', 'all'] },
     { name: 'GeoJSON', file: write('bench.geojson', generate.geojson(SIZE)), op: 'upload', fileType: 'geojson', ogrArgs: [] },
     { name: 'CSV', file: write('bench.csv', generate.csv(SIZE)), op: 'append', fileType: 'csv', ogrArgs: ['-oo', 'X_POSSIBLE_NAMES=lon', '-oo', 'Y_POSSIBLE_NAMES=lat'] },
+    // ogr2ogr reads the sheet as a table; MakePoint gives it the same point geometry we build.
+    {
+      name: 'XLSX 50k rows',
+      file: write('bench.xlsx', xlsx(generate.tableRows(50_000))),
+      op: 'append',
+      fileType: 'excel',
+      ogrArgs: ['-dialect', 'SQLite', '-sql', 'SELECT *, MakePoint(lon, lat, 4326) AS geometry FROM Places'],
+    },
   ];
 }
 
