@@ -2,19 +2,31 @@
 // by their content, never by a name or a declared type. Only the first worksheet is read (the
 // first one that is not hidden). Its rows go through the same conversion as CSV (./table.ts).
 //
-// The readers are our own (lib/formats/spreadsheet/): a bounded zip reader and a streaming XML
-// scanner for XLSX and ODS, a compound-file reader and BIFF8 record reader for XLS. None of them
-// builds a dense grid or a DOM, so declared dimensions cost nothing and memory follows the data.
+// The readers are our own: the imports' bounded zip reader (./zip.ts) and a streaming XML
+// scanner for XLSX and ODS (lib/formats/spreadsheet/), a compound-file reader and BIFF8 record
+// reader for XLS. None of them builds a dense grid or a DOM, so declared dimensions cost
+// nothing and memory follows the data.
 import { AppError } from '../errors.js';
 import { readOds, ODS_MIMETYPE } from './spreadsheet/ods.js';
 import { looksLikeCfb } from './spreadsheet/cfb.js';
 import { readXls } from './spreadsheet/xls.js';
 import { readXlsx } from './spreadsheet/xlsx.js';
-import { DEFAULT_INFLATE_BUDGET, looksLikeZip, ZipArchive } from './spreadsheet/zip.js';
 import { TableBuilder } from './table.js';
 import type { FormatParser, ParsedFile, ParseOptions } from './types.js';
+import { isZip } from './xml/sniff.js';
+import { ZipArchive, type ZipLimits } from './zip.js';
 
 export type SpreadsheetKind = 'xlsx' | 'ods' | 'xls';
+
+/**
+ * Limits of an XLSX or ODS archive. No ratio cap: the XML parts of a spreadsheet can compress
+ * far beyond a KMZ's 200:1 (long runs of the same markup), so the inflated-bytes budget alone
+ * bounds them.
+ */
+export const SPREADSHEET_ZIP_LIMITS: ZipLimits = {
+  maxEntries: 20_000,
+  maxInflatedBytes: 256 * 1024 * 1024,
+};
 
 const startsWith = (bytes: Uint8Array, text: string): boolean => {
   if (bytes.length < text.length) return false;
@@ -89,9 +101,15 @@ function readSpreadsheet(bytes: Uint8Array, options: ExcelParseOptions): ParsedF
   if (looksLikeCfb(bytes)) {
     kind = 'xls';
     readXls(bytes, builder);
-  } else if (looksLikeZip(bytes)) {
+  } else if (isZip(bytes)) {
     // An XLSX or ODS; the archive type decides which.
-    const zip = new ZipArchive(bytes, 'spreadsheet', options.inflateBudget ?? DEFAULT_INFLATE_BUDGET);
+    const zip = new ZipArchive(bytes, {
+      ...SPREADSHEET_ZIP_LIMITS,
+      maxInflatedBytes: options.inflateBudget ?? SPREADSHEET_ZIP_LIMITS.maxInflatedBytes,
+      label: 'spreadsheet',
+      invalidCode: 'invalid_spreadsheet',
+      encryptedCode: 'encrypted_spreadsheet',
+    });
     const found = zipKind(zip);
     if (found === 'xlsx') {
       kind = 'xlsx';

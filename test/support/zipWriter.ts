@@ -1,6 +1,7 @@
-// A tiny zip writer for fixtures and hostile test archives: stored or deflated entries, with
-// the option to lie about sizes and checksums, to set flags, or to add central-directory
-// aliases that point at another entry's data (the overlapping-entry zip bomb).
+// A tiny zip writer for fixtures and hostile test archives: stored or deflated entries (or any
+// other method number, over data written as is), with the option to lie about sizes and
+// checksums, to set flags, or to add central-directory aliases that point at another entry's
+// data (the overlapping-entry zip bomb).
 import zlib from 'node:zlib';
 
 export interface ZipInput {
@@ -9,7 +10,10 @@ export interface ZipInput {
   data?: Uint8Array | string;
   /** Already deflated bytes to write as-is (method 8); `size` and `crc` must then be given. */
   deflated?: Uint8Array;
+  /** Write `data` as is under method 0 (the same as `method: 0`). */
   store?: boolean;
+  /** The compression method in the headers: 8 deflates `data` (the default); any other writes it as is. */
+  method?: number;
   /** Declared uncompressed size (default: the real one). */
   size?: number;
   /** Declared CRC-32 (default: the real one). */
@@ -46,13 +50,10 @@ export function makeZip(entries: ZipInput[]): Uint8Array {
       info = { ...target, size: entry.size ?? target.size };
     } else {
       const raw = typeof entry.data === 'string' ? Buffer.from(entry.data, 'utf8') : Buffer.from(entry.data ?? []);
-      let method = 8;
+      const method = entry.deflated !== undefined ? 8 : entry.store ? 0 : (entry.method ?? 8);
       let body: Buffer;
       if (entry.deflated !== undefined) body = Buffer.from(entry.deflated);
-      else if (entry.store) {
-        method = 0;
-        body = raw;
-      } else body = zlib.deflateRawSync(raw);
+      else body = method === 8 ? zlib.deflateRawSync(raw) : raw;
       info = {
         offset,
         method,

@@ -1,81 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { crc32, deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/errors.js';
 import { parseKml } from '../../lib/formats/kml.js';
 import { resolveArchivePath } from '../../lib/formats/kmz.js';
 import type { ParsedFile } from '../../lib/formats/types.js';
 import { parseMapDocument, type MapFeature } from '../../lib/geojson/model.js';
+import { makeZip, type ZipInput } from '../support/zipWriter.js';
 
 const fixture = (name: string): Buffer => readFileSync(new URL(`../fixtures/kmz/${name}`, import.meta.url));
 const options = { publicUrl: 'http://localhost:3000' };
-
-interface ZipInput {
-  name: string;
-  data: Uint8Array | string;
-  /** 0 stored, 8 deflated (default), anything else is written as is. */
-  method?: number;
-  flags?: number;
-  /** Lie about the inflated size (central directory and local header). */
-  declaredSize?: number;
-  /** Lie about the CRC. */
-  crc?: number;
-  /** Point this central entry at an earlier entry's data (an overlapping-entry bomb). */
-  sameDataAs?: number;
-}
-
-/** A zip archive written the way common tools write them (local headers, central directory, end record). */
-function buildZip(inputs: ZipInput[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  const offsets: number[] = [];
-  let offset = 0;
-  for (const input of inputs) {
-    const data = typeof input.data === 'string' ? Buffer.from(input.data) : Buffer.from(input.data);
-    const method = input.method ?? 8;
-    const compressed = method === 8 ? deflateRawSync(data) : data;
-    const name = Buffer.from(input.name);
-    const crc = input.crc ?? crc32(data);
-    const size = input.declaredSize ?? data.length;
-    let localOffset = offset;
-    if (input.sameDataAs === undefined) {
-      const local = Buffer.alloc(30);
-      local.writeUInt32LE(0x04034b50, 0);
-      local.writeUInt16LE(20, 4);
-      local.writeUInt16LE(input.flags ?? 0x0800, 6);
-      local.writeUInt16LE(method, 8);
-      local.writeUInt32LE(crc, 14);
-      local.writeUInt32LE(compressed.length, 18);
-      local.writeUInt32LE(size, 22);
-      local.writeUInt16LE(name.length, 26);
-      locals.push(local, name, compressed);
-      offset += 30 + name.length + compressed.length;
-    } else {
-      localOffset = offsets[input.sameDataAs] as number;
-    }
-    offsets.push(localOffset);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(input.flags ?? 0x0800, 8);
-    central.writeUInt16LE(method, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(compressed.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(localOffset, 42);
-    centrals.push(central, name);
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(inputs.length, 8);
-  end.writeUInt16LE(inputs.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
-}
 
 /** Parses, and checks the document passes parseMapDocument unchanged in meaning. */
 function parse(bytes: Uint8Array): ParsedFile {
@@ -105,10 +38,10 @@ const simpleKml = (title: string) =>
   `<kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><name>${title}</name><Point><coordinates>1,2</coordinates></Point></Placemark></kml>`;
 
 const holidayKmz = () =>
-  buildZip([
+  makeZip([
     { name: 'doc.kml', data: fixture('doc.kml') },
-    { name: 'files/', data: '', method: 0 },
-    { name: 'files/icon.png', data: fixture('files/icon.png'), method: 0 },
+    { name: 'files/', data: '', store: true },
+    { name: 'files/icon.png', data: fixture('files/icon.png'), store: true },
     { name: 'files/photo.jpg', data: fixture('files/photo.jpg') },
     { name: 'files/readme.txt', data: fixture('files/readme.txt') },
   ]);
@@ -155,7 +88,7 @@ describe('KMZ with icons and photos (Google Earth)', () => {
       <Point><coordinates>1,2</coordinates></Point></Placemark>
       <Placemark><name>b</name><description><![CDATA[${description}]]></description><Point><coordinates>1,2</coordinates></Point></Placemark></kml>`;
     const started = performance.now();
-    const result = parse(buildZip([{ name: 'doc.kml', data: kml }, { name: 'files/photo.jpg', data: fixture('files/photo.jpg') }]));
+    const result = parse(makeZip([{ name: 'doc.kml', data: kml }, { name: 'files/photo.jpg', data: fixture('files/photo.jpg') }]));
     expect(performance.now() - started).toBeLessThan(1000);
     expect(byTitle(result, 'a').properties.image).toEqual({ id: 'media:0' });
     expect(byTitle(result, 'b').properties).not.toHaveProperty('image');
@@ -178,18 +111,18 @@ describe('KMZ with icons and photos (Google Earth)', () => {
 
 describe('choosing the main KML', () => {
   it('prefers doc.kml, then the first top-level .kml, then the first anywhere', () => {
-    const title = (zip: Buffer) => parse(zip).document.features[0]?.properties.title;
-    expect(title(buildZip([{ name: 'a.kml', data: simpleKml('a') }, { name: 'doc.kml', data: simpleKml('doc') }]))).toBe('doc');
-    expect(title(buildZip([{ name: 'sub/x.kml', data: simpleKml('sub') }, { name: 'Top.KML', data: simpleKml('top') }]))).toBe('top');
-    expect(title(buildZip([{ name: 'files/', data: '' }, { name: 'files/main.kml', data: simpleKml('nested') }]))).toBe('nested');
+    const title = (zip: Uint8Array) => parse(zip).document.features[0]?.properties.title;
+    expect(title(makeZip([{ name: 'a.kml', data: simpleKml('a') }, { name: 'doc.kml', data: simpleKml('doc') }]))).toBe('doc');
+    expect(title(makeZip([{ name: 'sub/x.kml', data: simpleKml('sub') }, { name: 'Top.KML', data: simpleKml('top') }]))).toBe('top');
+    expect(title(makeZip([{ name: 'files/', data: '' }, { name: 'files/main.kml', data: simpleKml('nested') }]))).toBe('nested');
   });
 
   it('resolves icons relative to a KML in a folder, and stored entries', () => {
     const kml = `<kml><Style id="s"><IconStyle><Icon><href>icons/pin.png</href></Icon></IconStyle></Style>
       <Placemark><styleUrl>#s</styleUrl><Point><coordinates>1,2</coordinates></Point></Placemark></kml>`;
     const result = parse(
-      buildZip([
-        { name: 'maps/tour.kml', data: kml, method: 0 },
+      makeZip([
+        { name: 'maps/tour.kml', data: kml, store: true },
         { name: 'maps/icons/pin.png', data: fixture('files/icon.png') },
       ]),
     );
@@ -199,14 +132,14 @@ describe('choosing the main KML', () => {
 
   it('refuses an archive without KML, naming what it holds; nested archives are never opened', () => {
     const error = parseError(
-      buildZip([
-        { name: 'inner.kmz', data: buildZip([{ name: 'doc.kml', data: simpleKml('inner') }]) },
+      makeZip([
+        { name: 'inner.kmz', data: makeZip([{ name: 'doc.kml', data: simpleKml('inner') }]) },
         { name: 'readme.txt', data: 'hello' },
       ]),
     );
     expect(error.code).toBe('no_kml_in_archive');
     expect(error.message).toBe('the KMZ archive holds no .kml file (it holds "inner.kmz", "readme.txt")');
-    expect(parseError(buildZip([])).code).toBe('no_kml_in_archive');
+    expect(parseError(makeZip([])).code).toBe('no_kml_in_archive');
   });
 });
 
@@ -214,7 +147,7 @@ describe('hostile archives', () => {
   it('ignores zip-slip and prototype names safely', () => {
     const before = Object.getOwnPropertyNames(Object.prototype).sort();
     const result = parse(
-      buildZip([
+      makeZip([
         { name: '../../evil.kml', data: simpleKml('evil') },
         { name: '/abs/doc.kml', data: simpleKml('absolute') },
         { name: 'C:/x.kml', data: simpleKml('drive') },
@@ -225,21 +158,21 @@ describe('hostile archives', () => {
     );
     expect(result.document.features[0]?.properties.title).toBe('constructor');
     expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(before);
-    expect(parseError(buildZip([{ name: '..\\..\\evil.kml', data: simpleKml('evil') }])).code).toBe('no_kml_in_archive');
+    expect(parseError(makeZip([{ name: '..\\..\\evil.kml', data: simpleKml('evil') }])).code).toBe('no_kml_in_archive');
   });
 
   it('stops an entry that inflates past its declared size (a zip bomb) with archive_too_large', () => {
     const zeros = Buffer.alloc(50 * 1024 * 1024);
     const started = performance.now();
-    const error = parseError(buildZip([{ name: 'doc.kml', data: zeros, declaredSize: 1024 }]));
+    const error = parseError(makeZip([{ name: 'doc.kml', data: zeros, size: 1024 }]));
     expect(error.code).toBe('archive_too_large');
     expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it('refuses entries whose declared size is beyond the budget or the ratio, before inflating', () => {
     const small = Buffer.alloc(1000);
-    expect(parseError(buildZip([{ name: 'doc.kml', data: small, declaredSize: 300 * 1024 * 1024 }])).code).toBe('archive_too_large');
-    const ratio = parseError(buildZip([{ name: 'doc.kml', data: Buffer.alloc(20 * 1024 * 1024, 0x20) }]));
+    expect(parseError(makeZip([{ name: 'doc.kml', data: small, size: 300 * 1024 * 1024 }])).code).toBe('archive_too_large');
+    const ratio = parseError(makeZip([{ name: 'doc.kml', data: Buffer.alloc(20 * 1024 * 1024, 0x20) }]));
     expect(ratio.code).toBe('archive_too_large');
     expect(ratio.message).toMatch(/200 times its compressed size/);
   });
@@ -256,8 +189,8 @@ describe('hostile archives', () => {
       { name: 'doc.kml', data: `<kml><Document>${styles}</Document></kml>` },
       { name: 'files/i0.png', data: kernel },
     ];
-    for (let i = 1; i < count; i++) entries.push({ name: `files/i${i}.png`, data: kernel, sameDataAs: 1 });
-    const zip = buildZip(entries);
+    for (let i = 1; i < count; i++) entries.push({ name: `files/i${i}.png`, aliasOf: 'files/i0.png' });
+    const zip = makeZip(entries);
     expect(zip.length).toBeLessThan(100 * 1024);
     const error = parseError(zip);
     expect(error.code).toBe('archive_too_large');
@@ -265,15 +198,15 @@ describe('hostile archives', () => {
   });
 
   it('refuses encrypted entries, unknown compression, too many entries', () => {
-    const encrypted = parseError(buildZip([{ name: 'doc.kml', data: simpleKml('x'), flags: 0x0801 }]));
+    const encrypted = parseError(makeZip([{ name: 'doc.kml', data: simpleKml('x'), flags: 0x0801 }]));
     expect(encrypted.code).toBe('invalid_archive');
     expect(encrypted.message).toMatch(/encrypted/);
-    const bzip = parseError(buildZip([{ name: 'doc.kml', data: simpleKml('x'), method: 12 }]));
+    const bzip = parseError(makeZip([{ name: 'doc.kml', data: simpleKml('x'), method: 12 }]));
     expect(bzip.code).toBe('invalid_archive');
     expect(bzip.message).toMatch(/compression method 12/);
-    const many: ZipInput[] = [{ name: 'doc.kml', data: simpleKml('x'), method: 0 }];
-    for (let i = 0; i < 10_000; i++) many.push({ name: `f${i}`, data: '', method: 0 });
-    const tooMany = parseError(buildZip(many));
+    const many: ZipInput[] = [{ name: 'doc.kml', data: simpleKml('x'), store: true }];
+    for (let i = 0; i < 10_000; i++) many.push({ name: `f${i}`, data: '', store: true });
+    const tooMany = parseError(makeZip(many));
     expect(tooMany.code).toBe('archive_too_large');
     expect(tooMany.message).toMatch(/10001 entries/);
   });
@@ -284,7 +217,7 @@ describe('hostile archives', () => {
       const error = parseError(good.subarray(0, cut));
       expect(error.code).toBe('invalid_archive');
     }
-    const badCrc = parseError(buildZip([{ name: 'doc.kml', data: simpleKml('x'), crc: 1234 }]));
+    const badCrc = parseError(makeZip([{ name: 'doc.kml', data: simpleKml('x'), crc: 1234 }]));
     expect(badCrc.code).toBe('invalid_archive');
     expect(badCrc.message).toMatch(/CRC/);
     const damaged = Buffer.from(good);
@@ -298,10 +231,10 @@ describe('hostile archives', () => {
   });
 
   it('passes KML errors of the main document through', () => {
-    const doctype = parseError(buildZip([{ name: 'doc.kml', data: '<!DOCTYPE kml [<!ENTITY a "b">]><kml/>' }]));
+    const doctype = parseError(makeZip([{ name: 'doc.kml', data: '<!DOCTYPE kml [<!ENTITY a "b">]><kml/>' }]));
     expect(doctype.code).toBe('doctype_not_allowed');
     const networkLinks = parseError(
-      buildZip([{ name: 'doc.kml', data: '<kml><NetworkLink><Link><href>http://127.0.0.1:9/x.kml</href></Link></NetworkLink></kml>' }]),
+      makeZip([{ name: 'doc.kml', data: '<kml><NetworkLink><Link><href>http://127.0.0.1:9/x.kml</href></Link></NetworkLink></kml>' }]),
     );
     expect(networkLinks.code).toBe('no_features');
   });

@@ -6,7 +6,7 @@ import { AppError } from '../../errors.js';
 import type { TableBuilder, TableCell } from '../table.js';
 import { checkCellPosition, odsTimeToIso } from './cells.js';
 import { XmlScanner, type XmlHandler } from './xml.js';
-import type { ZipArchive } from './zip.js';
+import type { ZipArchive } from '../zip.js';
 
 function repeatCount(value: string | undefined): number {
   if (value === undefined) return 1;

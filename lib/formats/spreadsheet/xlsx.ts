@@ -11,7 +11,7 @@ import {
   parseCellReference,
 } from './cells.js';
 import { decodeOoxmlEscapes, XmlScanner, type XmlHandler } from './xml.js';
-import type { ZipArchive } from './zip.js';
+import type { ZipArchive } from '../zip.js';
 
 interface Relationship {
   type: string;
