@@ -1,9 +1,11 @@
 // Appends a parsed document to a map under the map's row lock (no concurrent append is lost).
-// Safe to retry: the request id makes the change happen at most once.
-import { changeMapContent, findMapRecord, findMembership } from '../db/maps.js';
+// Only the map's groups and largest feature id are read into this process; PostgreSQL joins
+// the features. Safe to retry: the request id makes the change happen at most once.
+import { appendDocument, findMapRecord, findMembership } from '../db/maps.js';
 import { accessTo, canEdit, canView } from '../lib/access.js';
 import { AppError } from '../lib/errors.js';
-import { appendToMapDocument, mediaReferences, type MapDocument } from '../lib/geojson/model.js';
+import { prepareAppend } from '../lib/geojson/appendPlan.js';
+import { MAX_FEATURES, type MapDocument, type MapGroup } from '../lib/geojson/model.js';
 import type { AppendParsedInput, AppendParsedResult } from '../lib/jobContracts.js';
 import { summaryOf } from '../lib/mapSummary.js';
 import type { ActivityDeps } from './deps.js';
@@ -16,13 +18,22 @@ export function makeAppendToMap({ db, blobs }: ActivityDeps) {
       const access = map ? accessTo(map, input.userId, await findMembership(db, input.mapId, input.userId)) : 'none';
       if (!canView(access)) throw new AppError('map_not_found', `There is no map with the id ${input.mapId}.`);
       if (!canEdit(access)) throw new AppError('permission_denied', 'Only the owner and editors may change this map.');
-      const incoming = JSON.parse((await blobs.read(input.parsedKey)).toString('utf8')) as MapDocument;
-      const outcome = await changeMapContent<MapDocument>(db, input.mapId, input.requestId, (current) => {
-        const { document, added } = appendToMapDocument(current, incoming, {
-          newGroupTitle: input.newGroup,
-          keepSubgroups: input.keepSubgroups,
-        });
-        return { geojson: document, media: mediaReferences(document), added };
+      const incoming = JSON.parse((await blobs.read(input.parsed.parsedKey)).toString('utf8')) as MapDocument;
+      const outcome = await appendDocument(db, {
+        mapId: input.mapId,
+        requestId: input.requestId,
+        prepare: (current) => {
+          const total = current.featureCount + incoming.features.length;
+          if (total > MAX_FEATURES) {
+            throw new AppError('too_many_features', `The map would have ${total} items; a map holds at most ${MAX_FEATURES}.`);
+          }
+          const { features, groupsToAdd, extras } = prepareAppend(
+            { groups: current.groups as MapGroup[], maxFeatureId: current.maxFeatureId },
+            incoming,
+            { newGroupTitle: input.newGroup, keepSubgroups: input.keepSubgroups },
+          );
+          return { featuresText: JSON.stringify(features), groupsToAdd, extras, media: input.parsed.media, added: features.length };
+        },
       });
       if (!outcome) throw new AppError('map_not_found', `There is no map with the id ${input.mapId}.`);
       return { map: summaryOf(outcome.record), added: outcome.added };

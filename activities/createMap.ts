@@ -4,7 +4,7 @@ import { findUserById } from '../db/users.js';
 import { insertMap } from '../db/maps.js';
 import { DEFAULT_BASEMAP } from '../lib/basemaps.js';
 import { AppError } from '../lib/errors.js';
-import { emptyMapDocument, mediaReferences, type MapDocument } from '../lib/geojson/model.js';
+import { emptyMapDocument } from '../lib/geojson/model.js';
 import type { CreateMapInput, MapSummaryData } from '../lib/jobContracts.js';
 import { shortNameBase } from '../lib/shortName.js';
 import { summaryOf } from '../lib/mapSummary.js';
@@ -18,9 +18,11 @@ export function makeCreateMap({ db, blobs }: ActivityDeps) {
     return failingOnBadInput(async () => {
       const owner = await findUserById(db, input.ownerId);
       if (!owner) throw new AppError('invalid_api_key', 'The account that sent this upload no longer exists.');
-      const document: MapDocument = input.parsedKey
-        ? (JSON.parse((await blobs.read(input.parsedKey)).toString('utf8')) as MapDocument)
-        : emptyMapDocument();
+      // The parsed document goes to the database as the text it is stored as: no parse and
+      // serialise again in this process.
+      const geojsonText = input.parsed
+        ? (await blobs.read(input.parsed.parsedKey)).toString('utf8')
+        : JSON.stringify(emptyMapDocument());
       const title = input.settings.title?.trim() || DEFAULT_MAP_TITLE;
       const record = await insertMap(db, {
         ownerId: input.ownerId,
@@ -29,9 +31,9 @@ export function makeCreateMap({ db, blobs }: ActivityDeps) {
         description: input.settings.description ?? '',
         basemap: DEFAULT_BASEMAP,
         visibility: input.settings.visibility,
-        geojson: document,
-        media: mediaReferences(document),
-        featureCount: input.featureCount,
+        geojsonText,
+        media: input.parsed?.media ?? { images: [], markers: [] },
+        featureCount: input.parsed?.features ?? 0,
         requestId: input.requestId,
       });
       return summaryOf(record);

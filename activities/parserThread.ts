@@ -3,8 +3,10 @@
 import { AppError } from '../lib/errors.js';
 import { PARSERS } from '../lib/formats/index.js';
 import { imagesToResolve } from '../lib/formats/linkMedia.js';
+import { mediaReferences } from '../lib/geojson/model.js';
 import { capSkipped } from '../lib/formats/skipped.js';
 import type { ExtractedMedia, ParseOptions } from '../lib/formats/types.js';
+import type { MediaRefs } from '../db/maps.js';
 import type { ImportFileType, SkippedItem } from '../lib/jobContracts.js';
 
 export interface ParserTask {
@@ -22,6 +24,8 @@ export type ParserThreadResult =
       media: ExtractedMedia[];
       /** Ids of `image` properties that still need their fields from the stored images. */
       imageIds: string[];
+      /** What the document references (placeholders included until the media is linked). */
+      references: MediaRefs;
     }
   | { ok: false; code: AppError['code']; message: string };
 
@@ -37,6 +41,7 @@ export async function parseInThread({ fileType, bytes, options }: ParserTask): P
       skipped: capSkipped(skipped),
       media,
       imageIds: imagesToResolve(document, (id) => id.startsWith('media:')),
+      references: mediaReferences(document),
     };
   } catch (error) {
     if (error instanceof AppError) return { ok: false, code: error.code, message: error.message };

@@ -187,7 +187,8 @@ export interface NewMap {
   description: string;
   basemap: string;
   visibility: Visibility;
-  geojson: object;
+  /** The map document as JSON text (validated by the caller). */
+  geojsonText: string;
   media: MediaRefs;
   featureCount: number;
   /** When given, creating twice with the same id returns the first map. */
@@ -209,7 +210,7 @@ export async function insertMap(db: Db, map: NewMap): Promise<MapRecord> {
         description: map.description,
         basemap: map.basemap,
         visibility: map.visibility,
-        geojson: JSON.stringify(map.geojson),
+        geojson: trx.raw('?::jsonb', [map.geojsonText]),
       })
       .returning('id');
     const mapId = Number(inserted.id);
@@ -255,36 +256,84 @@ export async function updateMap(db: Db, mapId: number, changes: MapChanges): Pro
   });
 }
 
-export interface ContentChange<Doc> {
-  geojson: Doc;
+/** What the caller hands back once it knows the map's groups and largest feature id. */
+export interface PreparedAppend {
+  /** The appended features, with their final ids and groups, as a JSON array. */
+  featuresText: string;
+  groupsToAdd: object[];
+  /** Top-level keys of the appended document the map lacks (the map's own keys win). */
+  extras: object;
+  /** Images and markers the appended features reference. */
   media: MediaRefs;
   added: number;
 }
 
+export interface AppendDocument {
+  mapId: number;
+  requestId: string;
+  /** Builds the append from the map's groups, feature count and largest feature id; may throw to refuse it. */
+  prepare(current: { groups: object[]; featureCount: number; maxFeatureId: number }): PreparedAppend;
+}
+
+/** The document text of a map with features appended, built around the existing text. */
+function appendedDocumentText(rest: Record<string, unknown>, existingFeatures: string, append: PreparedAppend): string {
+  const head: Record<string, unknown> = {};
+  // defineProperty: a key named __proto__ stays data, as it came from JSON.
+  const set = (key: string, value: unknown) =>
+    Object.defineProperty(head, key, { value, enumerable: true, writable: true, configurable: true });
+  for (const [key, value] of Object.entries(append.extras)) set(key, value);
+  for (const [key, value] of Object.entries(rest)) set(key, value); // the map's own keys win
+  set('groups', [...((rest.groups as object[] | undefined) ?? []), ...append.groupsToAdd]);
+  const before = existingFeatures.slice(1, -1).trim();
+  const added = append.featuresText.slice(1, -1).trim();
+  const features = `"features":[${before}${before && added ? ',' : ''}${added}]`;
+  return `${JSON.stringify(head).slice(0, -1)},${features}}`;
+}
+
 /**
- * Changes a map's GeoJSON under a row lock, so concurrent changes apply one after the other and
- * none is lost. With a requestId the change is applied at most once; a repeat returns
- * `alreadyApplied` and the features added the first time.
+ * Appends features to a map under the map's row lock (concurrent appends apply one after the
+ * other and none is lost). The map's features stay text in this process (never parsed into
+ * objects); PostgreSQL parses the joined document once. With the same requestId the append
+ * happens at most once.
  */
-export async function changeMapContent<Doc extends object>(
+export async function appendDocument(
   db: Db,
-  mapId: number,
-  requestId: string,
-  change: (current: Doc) => ContentChange<Doc>,
+  spec: AppendDocument,
 ): Promise<{ record: MapRecord; added: number; alreadyApplied: boolean } | undefined> {
   return db.transaction(async (trx) => {
-    const row = await trx('maps').select('geojson').where({ id: mapId }).forUpdate().first();
-    if (!row) return undefined;
-    const done = await trx('import_requests').select('features_added').where({ request_id: requestId }).first();
+    const locked = await trx('maps').select('id').where({ id: spec.mapId }).forUpdate().first();
+    if (!locked) return undefined;
+    const done = await trx('import_requests').select('features_added').where({ request_id: spec.requestId }).first();
     if (done) {
-      return { record: (await findMapRecord(trx, mapId))!, added: done.features_added, alreadyApplied: true };
+      return { record: (await findMapRecord(trx, spec.mapId))!, added: done.features_added, alreadyApplied: true };
     }
-    const result = change(row.geojson as Doc);
+    const facts = (
+      await trx.raw(
+        `select (geojson - 'features')::text as rest,
+                (geojson->'features')::text as features,
+                jsonb_array_length(geojson->'features') as feature_count,
+                (select coalesce(max((f->>'id')::bigint), 0) from jsonb_array_elements(geojson->'features') f) as max_id
+           from maps where id = ?`,
+        [spec.mapId],
+      )
+    ).rows[0];
+    const rest = JSON.parse(facts.rest) as Record<string, unknown>;
+    const append = spec.prepare({
+      groups: (rest.groups as object[] | undefined) ?? [],
+      featureCount: Number(facts.feature_count),
+      maxFeatureId: Number(facts.max_id),
+    });
     await trx('maps')
-      .where({ id: mapId })
-      .update({ geojson: JSON.stringify(result.geojson), modified_at: trx.fn.now() });
-    await writeMedia(trx, mapId, result.media);
-    await trx('import_requests').insert({ request_id: requestId, map_id: mapId, features_added: result.added });
-    return { record: (await findMapRecord(trx, mapId))!, added: result.added, alreadyApplied: false };
+      .where({ id: spec.mapId })
+      .update({ geojson: trx.raw('?::jsonb', [appendedDocumentText(rest, facts.features, append)]), modified_at: trx.fn.now() });
+    const media = [
+      ...append.media.images.map((id) => ({ map_id: spec.mapId, kind: 'image', media_id: id })),
+      ...append.media.markers.map((id) => ({ map_id: spec.mapId, kind: 'marker', media_id: id })),
+    ];
+    for (let i = 0; i < media.length; i += 1000) {
+      await trx('map_media').insert(media.slice(i, i + 1000)).onConflict(['map_id', 'kind', 'media_id']).ignore();
+    }
+    await trx('import_requests').insert({ request_id: spec.requestId, map_id: spec.mapId, features_added: append.added });
+    return { record: (await findMapRecord(trx, spec.mapId))!, added: append.added, alreadyApplied: false };
   });
 }

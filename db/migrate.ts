@@ -13,6 +13,7 @@ import * as m008 from './migrations/008_map_media.js';
 import * as m009 from './migrations/009_provider_keys.js';
 import * as m010 from './migrations/010_import_requests.js';
 import * as m011 from './migrations/011_media_derivatives.js';
+import * as m012 from './migrations/012_geojson_lz4.js';
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '009_provider_keys': m009,
   '010_import_requests': m010,
   '011_media_derivatives': m011,
+  '012_geojson_lz4': m012,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -1,6 +1,6 @@
 // The persisted contract between the API, the workflows and the activities: names, inputs and
 // results. Pure data only: workflow code imports this file, so it may not import Node modules.
-import type { Visibility } from '../db/maps.js';
+import type { MediaRefs, Visibility } from '../db/maps.js';
 
 export const UPLOAD_FILE_TYPES = ['empty', 'kml', 'gpx', 'geojson'] as const;
 export const APPEND_FILE_TYPES = ['kml', 'gpx', 'geojson', 'csv', 'excel'] as const;
@@ -42,6 +42,8 @@ export interface ParseFileResult {
   parsedKey: string;
   features: number;
   skipped: SkippedItem[];
+  /** The images and markers the document references. */
+  media: MediaRefs;
 }
 
 export interface MapSettingsInput {
@@ -70,8 +72,8 @@ export interface UploadMapResult {
 export interface CreateMapInput {
   requestId: string;
   ownerId: number;
-  parsedKey: string | null;
-  featureCount: number;
+  /** The parsed document and what it references; null for an empty map. */
+  parsed: ParseFileResult | null;
   settings: MapSettingsInput;
 }
 
@@ -94,7 +96,7 @@ export interface AppendParsedInput {
   requestId: string;
   mapId: number;
   userId: number;
-  parsedKey: string;
+  parsed: ParseFileResult;
   newGroup?: string;
   keepSubgroups: boolean;
 }

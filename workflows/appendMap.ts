@@ -17,7 +17,7 @@ export async function appendMap(input: AppendMapInput): Promise<AppendMapResult>
       requestId: input.requestId,
       mapId: input.mapId,
       userId: input.userId,
-      parsedKey: parsed.parsedKey,
+      parsed,
       newGroup: input.newGroup,
       keepSubgroups: TABLE_TYPES.has(input.fileType),
     });

@@ -19,8 +19,7 @@ export async function uploadMap(input: UploadMapInput): Promise<UploadMapResult>
     const map = await writing.createMap({
       requestId: input.requestId,
       ownerId: input.ownerId,
-      parsedKey: parsed?.parsedKey ?? null,
-      featureCount: parsed?.features ?? 0,
+      parsed,
       settings: input.settings,
     });
     return { map, import: { features: parsed?.features ?? 0, skipped: parsed?.skipped ?? [] } };

@@ -13,6 +13,7 @@ import {
   stringProblem,
   withLocation,
 } from './json-data.js';
+import { IntegerIds, prepareAppend, type AppendOptions } from './appendPlan.js';
 import { copyGeometry, type Geometry } from './geometry.js';
 
 export type {
@@ -67,28 +68,6 @@ export function emptyMapDocument(): MapDocument {
 /** A non-negative safe integer: the only kind of feature id, and one kind of group id. */
 function isIdNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-}
-
-/**
- * Hands out integer ids above `max` (starting at max + 1, at least 1). Should that pass
- * Number.MAX_SAFE_INTEGER it fills unused gaps from 1 upwards, asking `isUsed`.
- */
-class IntegerIds {
-  private next: number;
-  private gap = 1;
-
-  constructor(
-    max: number,
-    private readonly isUsed: (id: number) => boolean,
-  ) {
-    this.next = Math.max(max, 0) + 1;
-  }
-
-  take(): number {
-    if (this.next <= Number.MAX_SAFE_INTEGER) return this.next++;
-    while (this.isUsed(this.gap)) this.gap++;
-    return this.gap++;
-  }
 }
 
 function featureLabel(index: number, id: number): string {
@@ -302,17 +281,7 @@ export function parseMapDocument(input: unknown): MapDocument {
   return document;
 }
 
-export interface AppendOptions {
-  /** Put the appended content into a new group with this title (added to the target). */
-  newGroupTitle?: string;
-  /**
-   * With newGroupTitle: keep the incoming groups, below the new group (it becomes the parent of
-   * every incoming top-level group, and the group of every incoming feature without a group).
-   * This is what table imports do. Without it, incoming groups are dropped and every incoming
-   * feature goes directly into the new group.
-   */
-  keepSubgroups?: boolean;
-}
+export type { AppendOptions } from './appendPlan.js';
 
 /**
  * Adds `incoming` (already parsed) to `target`; returns the new document and how many features
@@ -331,79 +300,28 @@ export function appendToMapDocument(
   if (total > MAX_FEATURES) {
     failInvalid(`the map would have ${total} features; at most ${MAX_FEATURES} are allowed`);
   }
-
-  // Feature ids.
   let maxFeatureId = 0;
   for (const feature of target.features) if (feature.id > maxFeatureId) maxFeatureId = feature.id;
   let targetFeatureIds: Set<number> | undefined;
-  const featureIds = new IntegerIds(maxFeatureId, (id) => {
-    targetFeatureIds ??= new Set(target.features.map((feature) => feature.id));
-    return targetFeatureIds.has(id);
-  });
-
-  // Group ids.
-  const targetGroupIds = new Set<GroupId>();
-  const incomingGroupIds = new Set<GroupId>();
-  let maxGroupId = 0;
-  for (const group of target.groups) {
-    targetGroupIds.add(group.id);
-    if (typeof group.id === 'number' && group.id > maxGroupId) maxGroupId = group.id;
-  }
-  for (const group of incoming.groups) {
-    incomingGroupIds.add(group.id);
-    if (typeof group.id === 'number' && group.id > maxGroupId) maxGroupId = group.id;
-  }
-  const groupIds = new IntegerIds(maxGroupId, (id) => targetGroupIds.has(id) || incomingGroupIds.has(id));
-
-  const groups: MapGroup[] = [...target.groups];
-  const newGroupTitle = options.newGroupTitle;
-  let newGroupId: number | undefined;
-  if (newGroupTitle !== undefined) {
-    newGroupId = groupIds.take();
-    groups.push({ id: newGroupId, title: newGroupTitle });
-  }
-  const keepIncomingGroups = newGroupTitle === undefined || options.keepSubgroups === true;
-
-  const remap = new Map<GroupId, GroupId>();
-  if (keepIncomingGroups) {
-    for (const group of incoming.groups) {
-      remap.set(group.id, targetGroupIds.has(group.id) ? groupIds.take() : group.id);
-    }
-    for (const group of incoming.groups) {
-      const copy: MapGroup = { ...group, id: remap.get(group.id) ?? group.id };
-      const parent = group.parent !== undefined ? remap.get(group.parent) : undefined;
-      if (parent !== undefined) copy.parent = parent;
-      else if (newGroupId !== undefined) copy.parent = newGroupId;
-      else delete copy.parent;
-      groups.push(copy);
-    }
-  }
-
-  const features: MapFeature[] = [...target.features];
-  for (const feature of incoming.features) {
-    const properties: Record<string, unknown> = { ...feature.properties };
-    if (!keepIncomingGroups) {
-      properties.group = newGroupId;
-    } else {
-      const group = properties.group;
-      if (group === undefined || group === null) {
-        if (newGroupId !== undefined) properties.group = newGroupId;
-      } else {
-        const mapped = remap.get(group as GroupId);
-        if (mapped !== undefined) properties.group = mapped;
-        else if (newGroupId !== undefined) properties.group = newGroupId;
-        else delete properties.group;
-      }
-    }
-    features.push({ type: 'Feature', id: featureIds.take(), geometry: feature.geometry, properties });
-  }
-
-  const document: MapDocument = { type: 'FeatureCollection', features, groups };
+  const prepared = prepareAppend(
+    {
+      groups: target.groups,
+      maxFeatureId,
+      isFeatureIdUsed: (id) => (targetFeatureIds ??= new Set(target.features.map((feature) => feature.id))).has(id),
+    },
+    incoming,
+    options,
+  );
+  const document: MapDocument = {
+    type: 'FeatureCollection',
+    features: [...target.features, ...prepared.features],
+    groups: [...target.groups, ...prepared.groupsToAdd],
+  };
   for (const key of Object.keys(target)) {
     if (!RESERVED_TOP_LEVEL_KEYS.has(key)) setOwn(document, key, target[key]);
   }
-  for (const key of Object.keys(incoming)) {
-    if (!RESERVED_TOP_LEVEL_KEYS.has(key) && !Object.hasOwn(target, key)) setOwn(document, key, incoming[key]);
+  for (const key of Object.keys(prepared.extras)) {
+    if (!Object.hasOwn(target, key)) setOwn(document, key, prepared.extras[key]);
   }
   return { document, added: incoming.features.length };
 }

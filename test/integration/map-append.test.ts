@@ -59,6 +59,25 @@ describe('map/append', () => {
     expect(map.geojson.features.map((f: { properties: { group: unknown } }) => f.properties.group)).toEqual([first.id, second.id]);
   });
 
+  it("numbers appended features after the map's largest id and keeps the map's other top-level keys", async () => {
+    const id = await newMap(0);
+    const current = {
+      type: 'FeatureCollection',
+      export: { by: 'map' },
+      features: [{ type: 'Feature', id: 1000, geometry: { type: 'Point', coordinates: [1, 1] }, properties: { title: 'Old' } }],
+    };
+    await service.call('map/update', key, { map_id: id, geojson: current });
+    const incoming = { ...featureCollection(2), export: { by: 'file' }, source: 'tool' };
+    // A "__proto__" key in the file stays data and pollutes nothing.
+    const text = JSON.stringify(incoming).replace('"source"', '"__proto__":{"polluted":true},"source"');
+    await service.send('map/append', key, { map_id: id, file_type: 'geojson' }, text);
+    const { geojson } = await getMap(id);
+    expect(geojson.features.map((f: { id: number }) => f.id)).toEqual([1000, 1001, 1002]);
+    expect(geojson.export).toEqual({ by: 'map' });
+    expect(geojson.source).toBe('tool');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('loses no feature when 20 appends run at once', async () => {
     const id = await newMap(0);
     const results = await Promise.all(
