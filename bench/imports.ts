@@ -89,33 +89,33 @@ export async function benchImports(): Promise<Record<string, unknown>[]> {
   ensureOgr2ogr();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mps-bench-inputs-'));
   const cases = writeInputs(dir);
-  const service = await startBenchService();
   const rows: Record<string, unknown>[] = [];
   try {
-    await service.send('map/upload', { file_type: 'geojson', visibility: 'private' }, '{"type":"Point","coordinates":[1,2]}');
     for (const c of cases) {
       const bytes = fs.readFileSync(c.file);
       const ogr = timeOgr(c, dir);
-      let ours: Awaited<ReturnType<typeof timeOurs>>;
+      // A fresh service per format, warmed up by one small upload, so "idle" is really idle.
+      const service = await startBenchService();
       try {
-        ours = await timeOurs(service, c, bytes);
+        await service.send('map/upload', { file_type: 'geojson', visibility: 'private' }, '{"type":"Point","coordinates":[1,2]}');
+        const ours = await timeOurs(service, c, bytes);
+        rows.push({
+          format: c.name,
+          size_mb: +(bytes.length / MB).toFixed(1),
+          features: ours.features,
+          ogr2ogr_s: +ogr.toFixed(2),
+          ours_s: +ours.seconds.toFixed(2),
+          ratio: +(ours.seconds / ogr).toFixed(2),
+          peak_mb_above_idle: +(ours.peakAboveIdle / MB).toFixed(0),
+          peak_vs_file: +(ours.peakAboveIdle / bytes.length).toFixed(1),
+        });
       } catch (error) {
         rows.push({ format: c.name, size_mb: +(bytes.length / MB).toFixed(1), ogr2ogr_s: +ogr.toFixed(2), error: (error as Error).message });
-        continue;
+      } finally {
+        await service.stop();
       }
-      rows.push({
-        format: c.name,
-        size_mb: +(bytes.length / MB).toFixed(1),
-        features: ours.features,
-        ogr2ogr_s: +ogr.toFixed(2),
-        ours_s: +ours.seconds.toFixed(2),
-        ratio: +(ours.seconds / ogr).toFixed(2),
-        peak_mb_above_idle: +(ours.peakAboveIdle / MB).toFixed(0),
-        peak_vs_file: +(ours.peakAboveIdle / bytes.length).toFixed(1),
-      });
     }
   } finally {
-    await service.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
   return rows;
