@@ -31,7 +31,6 @@ export type ParserThreadResult =
 
 export async function parseInThread({ fileType, bytes, options }: ParserTask): Promise<ParserThreadResult> {
   const parser = PARSERS[fileType];
-  if (!parser) return { ok: false, code: 'unsupported_file_type', message: `Importing ${fileType} files is not available yet.` };
   try {
     const { document, skipped, media } = await parser(bytes, options);
     return {

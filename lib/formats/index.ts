@@ -8,12 +8,10 @@ import { parseGpx } from './gpx.js';
 import { parseKml } from './kml.js';
 import type { FormatParser } from './types.js';
 
-export const PARSERS: Partial<Record<ImportFileType, FormatParser>> = {
+export const PARSERS: Record<ImportFileType, FormatParser> = {
   geojson: (bytes) => ({ document: parseGeoJsonFile(bytes), skipped: [], media: [] }),
   kml: parseKml,
   gpx: parseGpx,
   csv: parseCsv,
   excel: parseExcel,
 };
-
-export const isImportSupported = (fileType: ImportFileType): boolean => PARSERS[fileType] !== undefined;

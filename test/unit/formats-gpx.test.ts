@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { byTitle, bytesOf, errorOf } from '../support/parsing.js';
 import { AppError } from '../../lib/errors.js';
 import { parseGpx } from '../../lib/formats/gpx.js';
 import type { ParsedFile } from '../../lib/formats/types.js';
@@ -20,22 +21,8 @@ function parse(bytes: Uint8Array | string): ParsedFile {
   return result;
 }
 
-function parseError(bytes: Uint8Array | string): AppError {
-  const input = typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes;
-  try {
-    parseGpx(input, options);
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    return error as AppError;
-  }
-  throw new Error('expected the parse to fail');
-}
+const parseError = (bytes: Uint8Array | string): AppError => errorOf(() => parseGpx(bytesOf(bytes), options));
 
-const byTitle = (result: ParsedFile, title: string): MapFeature => {
-  const feature = result.document.features.find((each) => each.properties.title === title);
-  if (feature === undefined) throw new Error(`no feature titled ${title}`);
-  return feature;
-};
 
 const gpx = (body: string): string =>
   `<?xml version="1.0" encoding="UTF-8"?><gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">${body}</gpx>`;

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { byTitle, bytesOf, errorOf } from '../support/parsing.js';
 import { AppError } from '../../lib/errors.js';
 import { parseKml } from '../../lib/formats/kml.js';
 import type { ParsedFile } from '../../lib/formats/types.js';
@@ -23,22 +24,8 @@ function parse(bytes: Uint8Array | string): ParsedFile {
   return result;
 }
 
-function parseError(bytes: Uint8Array | string): AppError {
-  const input = typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes;
-  try {
-    parseKml(input, options);
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    return error as AppError;
-  }
-  throw new Error('expected the parse to fail');
-}
+const parseError = (bytes: Uint8Array | string): AppError => errorOf(() => parseKml(bytesOf(bytes), options));
 
-const byTitle = (result: ParsedFile, title: string): MapFeature => {
-  const feature = result.document.features.find((each) => each.properties.title === title);
-  if (feature === undefined) throw new Error(`no feature titled ${title}`);
-  return feature;
-};
 
 const kml = (body: string): string => `<?xml version="1.0" encoding="UTF-8"?>
 <kml xmlns="http://www.opengis.net/kml/2.2"><Document>${body}</Document></kml>`;

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { byTitle, bytesOf, errorOf } from '../support/parsing.js';
 import { AppError } from '../../lib/errors.js';
 import { parseKml } from '../../lib/formats/kml.js';
 import { resolveArchivePath } from '../../lib/formats/kmz.js';
 import type { ParsedFile } from '../../lib/formats/types.js';
-import { parseMapDocument, type MapFeature } from '../../lib/geojson/model.js';
+import { parseMapDocument } from '../../lib/geojson/model.js';
 import { makeZip, type ZipInput } from '../support/zipWriter.js';
 
 const fixture = (name: string): Buffer => readFileSync(new URL(`../fixtures/kmz/${name}`, import.meta.url));
@@ -18,21 +19,8 @@ function parse(bytes: Uint8Array): ParsedFile {
   return result;
 }
 
-function parseError(bytes: Uint8Array): AppError {
-  try {
-    parseKml(bytes, options);
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    return error as AppError;
-  }
-  throw new Error('expected the parse to fail');
-}
+const parseError = (bytes: Uint8Array | string): AppError => errorOf(() => parseKml(bytesOf(bytes), options));
 
-const byTitle = (result: ParsedFile, title: string): MapFeature => {
-  const feature = result.document.features.find((each) => each.properties.title === title);
-  if (feature === undefined) throw new Error(`no feature titled ${title}`);
-  return feature;
-};
 
 const simpleKml = (title: string) =>
   `<kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><name>${title}</name><Point><coordinates>1,2</coordinates></Point></Placemark></kml>`;
