@@ -5,7 +5,8 @@ import { appendDocument, findMapRecord, findMembership } from '../db/maps.js';
 import { accessTo, canEdit, canView } from '../lib/access.js';
 import { AppError } from '../lib/errors.js';
 import { prepareAppend } from '../lib/geojson/appendPlan.js';
-import { MAX_FEATURES, type MapDocument, type MapGroup } from '../lib/geojson/model.js';
+import { splitFramed } from '../lib/formats/framedDocument.js';
+import { MAX_FEATURES, type MapDocument, type MapFeature, type MapGroup } from '../lib/geojson/model.js';
 import type { AppendParsedInput, AppendParsedResult } from '../lib/jobContracts.js';
 import { summaryOf } from '../lib/mapSummary.js';
 import type { ActivityDeps } from './deps.js';
@@ -18,21 +19,26 @@ export function makeAppendToMap({ db, blobs }: ActivityDeps) {
       const access = map ? accessTo(map, input.userId, await findMembership(db, input.mapId, input.userId)) : 'none';
       if (!canView(access)) throw new AppError('map_not_found', `There is no map with the id ${input.mapId}.`);
       if (!canEdit(access)) throw new AppError('permission_denied', 'Only the owner and editors may change this map.');
-      const incoming = JSON.parse((await blobs.read(input.parsed.parsedKey)).toString('utf8')) as MapDocument;
+      const parts = splitFramed((await blobs.read(input.parsed.parsedKey)).toString('utf8'));
+      const head = JSON.parse(parts.head) as MapDocument; // without its features
+      const added = input.parsed.features;
       const outcome = await appendDocument(db, {
         mapId: input.mapId,
         requestId: input.requestId,
         prepare: (current) => {
-          const total = current.featureCount + incoming.features.length;
+          const total = current.featureCount + added;
           if (total > MAX_FEATURES) {
             throw new AppError('too_many_features', `The map would have ${total} items; a map holds at most ${MAX_FEATURES}.`);
           }
-          const { features, groupsToAdd, extras } = prepareAppend(
-            { groups: current.groups as MapGroup[], maxFeatureId: current.maxFeatureId },
-            incoming,
-            { newGroupTitle: input.newGroup, keepSubgroups: input.keepSubgroups },
-          );
-          return { featuresText: JSON.stringify(features), groupsToAdd, extras, media: input.parsed.media, added: features.length };
+          const target = { groups: current.groups as MapGroup[], maxFeatureId: current.maxFeatureId };
+          const options = { newGroupTitle: input.newGroup, keepSubgroups: input.keepSubgroups };
+          // Into an empty map, without a new group, the features keep their ids and groups:
+          // their text goes to the database as it is.
+          const unchanged = input.parsed.sequentialIds && current.featureCount === 0 && current.groups.length === 0 && !input.newGroup;
+          const incoming = { ...head, features: unchanged ? [] : (JSON.parse(parts.features) as MapFeature[]) };
+          const { features, groupsToAdd, extras } = prepareAppend(target, incoming, options);
+          const featuresText = unchanged ? parts.features : JSON.stringify(features);
+          return { featuresText, groupsToAdd, extras, media: input.parsed.media, added };
         },
       });
       if (!outcome) throw new AppError('map_not_found', `There is no map with the id ${input.mapId}.`);

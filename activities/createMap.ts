@@ -4,6 +4,7 @@ import { findUserById } from '../db/users.js';
 import { insertMap } from '../db/maps.js';
 import { DEFAULT_BASEMAP } from '../lib/basemaps.js';
 import { AppError } from '../lib/errors.js';
+import { joinParts, splitFramed } from '../lib/formats/framedDocument.js';
 import { emptyMapDocument } from '../lib/geojson/model.js';
 import type { CreateMapInput, MapSummaryData } from '../lib/jobContracts.js';
 import { shortNameBase } from '../lib/shortName.js';
@@ -21,7 +22,7 @@ export function makeCreateMap({ db, blobs }: ActivityDeps) {
       // The parsed document goes to the database as the text it is stored as: no parse and
       // serialise again in this process.
       const geojsonText = input.parsed
-        ? (await blobs.read(input.parsed.parsedKey)).toString('utf8')
+        ? joinParts(splitFramed((await blobs.read(input.parsed.parsedKey)).toString('utf8')))
         : JSON.stringify(emptyMapDocument());
       const title = input.settings.title?.trim() || DEFAULT_MAP_TITLE;
       const record = await insertMap(db, {

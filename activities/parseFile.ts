@@ -3,7 +3,8 @@
 // in lib/formats/.
 import { Context } from '@temporalio/activity';
 import { capSkipped } from '../lib/formats/skipped.js';
-import { mediaReferences, type MapDocument } from '../lib/geojson/model.js';
+import { frameDocument, parseParts, splitFramed } from '../lib/formats/framedDocument.js';
+import { mediaReferences } from '../lib/geojson/model.js';
 import type { ParseFileInput, ParseFileResult } from '../lib/jobContracts.js';
 import type { ActivityDeps } from './deps.js';
 import { failingOnBadInput } from './failures.js';
@@ -21,16 +22,16 @@ export function makeParseFile(deps: ActivityDeps, parsers: ParserPool) {
       try {
         await faults?.beforeParse?.(context.cancellationSignal);
         const parsed = await parsers.parse(input.fileType, bytes, { publicUrl }, context.cancellationSignal);
-        let { json, skipped, references } = parsed;
+        let { framed, skipped, references } = parsed;
         if (parsed.media.length > 0 || parsed.imageIds.length > 0) {
-          const document = JSON.parse(json) as MapDocument;
+          const document = parseParts(splitFramed(framed));
           const notes = await storeImportMedia(deps, document, { ...input, media: parsed.media, imageIds: parsed.imageIds });
-          json = JSON.stringify(document);
+          framed = frameDocument(document);
           skipped = capSkipped([...skipped, ...notes]);
           references = mediaReferences(document);
         }
-        const stored = await blobs.putBuffer('parsed', Buffer.from(json));
-        return { parsedKey: stored.key, features: parsed.features, skipped, media: references };
+        const stored = await blobs.putBuffer('parsed', Buffer.from(framed));
+        return { parsedKey: stored.key, features: parsed.features, skipped, media: references, sequentialIds: parsed.sequentialIds };
       } finally {
         clearInterval(beat);
       }

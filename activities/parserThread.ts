@@ -2,6 +2,7 @@
 // a plain message, because only structured-cloneable values cross the thread boundary.
 import { AppError } from '../lib/errors.js';
 import { PARSERS } from '../lib/formats/index.js';
+import { frameDocument, hasSequentialIds } from '../lib/formats/framedDocument.js';
 import { imagesToResolve } from '../lib/formats/linkMedia.js';
 import { mediaReferences } from '../lib/geojson/model.js';
 import { capSkipped } from '../lib/formats/skipped.js';
@@ -18,7 +19,9 @@ export interface ParserTask {
 export type ParserThreadResult =
   | {
       ok: true;
-      json: string;
+      /** The document in the framed form of framedDocument.ts. */
+      framed: string;
+      sequentialIds: boolean;
       features: number;
       skipped: SkippedItem[];
       media: ExtractedMedia[];
@@ -35,7 +38,8 @@ export async function parseInThread({ fileType, bytes, options }: ParserTask): P
     const { document, skipped, media } = await parser(bytes, options);
     return {
       ok: true,
-      json: JSON.stringify(document),
+      framed: frameDocument(document),
+      sequentialIds: hasSequentialIds(document.features),
       features: document.features.length,
       skipped: capSkipped(skipped),
       media,

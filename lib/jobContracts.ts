@@ -38,8 +38,10 @@ export interface ParseFileInput {
 }
 
 export interface ParseFileResult {
-  /** The parsed map document, stored as JSON in the blob store. */
+  /** The parsed map document in the blob store, framed as lib/formats/framedDocument.ts says. */
   parsedKey: string;
+  /** The features are numbered 1, 2, 3 … in order. */
+  sequentialIds: boolean;
   features: number;
   skipped: SkippedItem[];
   /** The images and markers the document references. */
