@@ -43,26 +43,3 @@ export async function mapFor(
   }
   return { map, access };
 }
-
-/** Optional Idempotency-Key header: letters, digits and -_.: up to 200 characters. */
-export function idempotencyKey(ctx: Context): string | undefined {
-  const key = ctx.get('idempotency-key');
-  if (!key) return undefined;
-  if (!/^[A-Za-z0-9_.:-]{1,200}$/.test(key)) {
-    throw new AppError('invalid_arguments', 'The Idempotency-Key header may hold up to 200 letters, digits, "-", "_", "." or ":".');
-  }
-  return key;
-}
-
-/** How long the API waits for a file job: the processing limit plus time for the final write. */
-export const jobWaitMs = (config: Config): number | null =>
-  config.processingTimeoutMs === null ? null : config.processingTimeoutMs + 60_000;
-
-/** An AbortSignal that fires when the HTTP client goes away before the answer. */
-export function clientGone(ctx: Context): AbortSignal {
-  const controller = new AbortController();
-  ctx.res.once('close', () => {
-    if (!ctx.res.writableFinished) controller.abort();
-  });
-  return controller.signal;
-}
