@@ -24,7 +24,7 @@ export function makeCreateMap({ db, blobs }: ActivityDeps) {
       const geojsonText = input.parsed
         ? joinParts(splitFramed((await blobs.read(input.parsed.parsedKey)).toString('utf8')))
         : JSON.stringify(emptyMapDocument());
-      const title = input.settings.title?.trim() || DEFAULT_MAP_TITLE;
+      const title = input.settings.title?.trim() || input.parsed?.name || DEFAULT_MAP_TITLE;
       const record = await insertMap(db, {
         ownerId: input.ownerId,
         shortNameBase: shortNameBase(input.settings.shortName, title),

@@ -31,7 +31,14 @@ export function makeParseFile(deps: ActivityDeps, parsers: ParserPool) {
           references = mediaReferences(document);
         }
         const stored = await blobs.putBuffer('parsed', Buffer.from(framed));
-        return { parsedKey: stored.key, features: parsed.features, skipped, media: references, sequentialIds: parsed.sequentialIds };
+        return {
+          parsedKey: stored.key,
+          features: parsed.features,
+          skipped,
+          media: references,
+          sequentialIds: parsed.sequentialIds,
+          name: parsed.name,
+        };
       } finally {
         clearInterval(beat);
       }

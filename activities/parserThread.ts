@@ -29,13 +29,15 @@ export type ParserThreadResult =
       imageIds: string[];
       /** What the document references (placeholders included until the media is linked). */
       references: MediaRefs;
+      /** The name the file gives itself. */
+      name?: string;
     }
   | { ok: false; code: AppError['code']; message: string };
 
 export async function parseInThread({ fileType, bytes, options }: ParserTask): Promise<ParserThreadResult> {
   const parser = PARSERS[fileType];
   try {
-    const { document, skipped, media } = await parser(bytes, options);
+    const { document, skipped, media, name } = await parser(bytes, options);
     return {
       ok: true,
       framed: frameDocument(document),
@@ -45,6 +47,7 @@ export async function parseInThread({ fileType, bytes, options }: ParserTask): P
       media,
       imageIds: imagesToResolve(document, (id) => id.startsWith('media:')),
       references: mediaReferences(document),
+      name: name?.trim().slice(0, 500) || undefined,
     };
   } catch (error) {
     if (error instanceof AppError) return { ok: false, code: error.code, message: error.message };

@@ -46,6 +46,8 @@ export interface ParseFileResult {
   skipped: SkippedItem[];
   /** The images and markers the document references. */
   media: MediaRefs;
+  /** The name the file gives itself (a title for a new map when the upload names none). */
+  name?: string;
 }
 
 export interface MapSettingsInput {

@@ -59,6 +59,9 @@ function itemLabel(item: ItemState): string {
 const isWebLink = (href: string): boolean => /^https?:\/\//i.test(href);
 
 class GpxHandler implements XmlHandler {
+  /** The file's own name (metadata name), a title for a new map. */
+  fileName: string | undefined;
+  private inMetadata = false;
   readonly features: MapFeature[] = [];
   readonly skips = new SkipList();
   items = 0;
@@ -143,6 +146,9 @@ class GpxHandler implements XmlHandler {
           if (href !== undefined && isWebLink(href)) this.item.url = href;
         }
         return;
+      case 'metadata':
+        if (depth === 2) this.inMetadata = true;
+        return;
       case 'name':
       case 'desc':
       case 'cmt':
@@ -150,6 +156,8 @@ class GpxHandler implements XmlHandler {
       case 'sym':
       case 'url':
         if (this.item !== null && depth === this.item.depth + 1) this.startCapture(depth);
+        // The file's own name: <metadata><name> (GPX 1.1) or <gpx><name> (GPX 1.0).
+        else if (name === 'name' && this.item === null && (depth === 2 || (depth === 3 && this.inMetadata))) this.startCapture(depth);
         return;
       case 'DisplayColor':
         if (this.item !== null && this.pointDepth === 0) this.startCapture(depth);
@@ -184,6 +192,9 @@ class GpxHandler implements XmlHandler {
       case 'trkseg':
         if (this.segment !== null && this.item?.kind === TRACK) this.finishSegment(this.item);
         return;
+      case 'metadata':
+        if (depth === 2) this.inMetadata = false;
+        return;
       case 'wpt':
       case 'rte':
       case 'trk':
@@ -199,7 +210,10 @@ class GpxHandler implements XmlHandler {
 
   private closeText(name: string, raw: string): void {
     const item = this.item;
-    if (item === null) return;
+    if (item === null) {
+      if (name === 'name') this.fileName ??= raw.trim() || undefined;
+      return;
+    }
     switch (name) {
       case 'ele': {
         const ele = parseNumber(raw);
@@ -332,5 +346,13 @@ export const parseGpx: FormatParser = (bytes: Uint8Array): ParsedFile => {
     document: { type: 'FeatureCollection', features: handler.features, groups: [] },
     skipped: handler.skips.result(),
     media: [],
+    name: handler.fileName ?? singleTrackName(handler.features),
   };
 };
+
+/** Sports apps name the one track of a file ("Morning Run"); that is the file's name too. */
+function singleTrackName(features: readonly MapFeature[]): string | undefined {
+  const lines = features.filter((feature) => feature.geometry.type !== 'Point');
+  const title = lines.length === 1 ? lines[0]!.properties.title : undefined;
+  return typeof title === 'string' ? title : undefined;
+}

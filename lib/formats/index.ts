@@ -9,7 +9,11 @@ import { parseKml } from './kml.js';
 import type { FormatParser } from './types.js';
 
 export const PARSERS: Record<ImportFileType, FormatParser> = {
-  geojson: (bytes) => ({ document: parseGeoJsonFile(bytes), skipped: [], media: [] }),
+  geojson: (bytes) => {
+    const document = parseGeoJsonFile(bytes);
+    // ogr2ogr and QGIS write the layer's name as a top-level "name".
+    return { document, skipped: [], media: [], name: typeof document.name === 'string' ? document.name : undefined };
+  },
   kml: parseKml,
   gpx: parseGpx,
   csv: parseCsv,

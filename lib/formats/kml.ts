@@ -16,6 +16,6 @@ export const parseKml: FormatParser = (bytes: Uint8Array): ParsedFile => {
   if (isZip(bytes)) return parseKmz(bytes);
   const kind = binaryKind(bytes);
   if (kind !== undefined) throw new AppError('unsupported_type', `the file is ${kind}, not a KML or KMZ file`);
-  const { document, skipped } = convertKml(decodeXmlBytes(bytes, 'KML file'));
-  return { document, skipped, media: [] };
+  const { document, skipped, name } = convertKml(decodeXmlBytes(bytes, 'KML file'));
+  return { document, skipped, media: [], name };
 };

@@ -173,6 +173,6 @@ export function parseKmz(bytes: Uint8Array): ParsedFile {
   const text = decodeXmlBytes(archive.readEntry(main), 'KML file');
   const slash = main.name.lastIndexOf('/');
   const media = new ArchiveMedia(archive, slash === -1 ? '' : main.name.slice(0, slash));
-  const { document, skipped } = convertKml(text, media);
-  return { document, skipped, media: media.media };
+  const { document, skipped, name } = convertKml(text, media);
+  return { document, skipped, media: media.media, name };
 }

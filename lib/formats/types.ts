@@ -20,6 +20,8 @@ export interface ParsedFile {
   document: MapDocument;
   skipped: SkippedItem[];
   media: ExtractedMedia[];
+  /** The name the file gives itself (KML Document name, GPX metadata name): a title for a new map. */
+  name?: string;
 }
 
 export interface ParseOptions {

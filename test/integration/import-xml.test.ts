@@ -69,6 +69,14 @@ describe('KML, KMZ and GPX imports', () => {
     expect(remote.properties.image).toBeUndefined();
   });
 
+  it('titles a map after the file when the upload names no title', async () => {
+    expect((await upload('kml', fixture('kml/google-earth.kml'))).title).toBe('Alpine trip');
+    expect((await upload('kml', fixture('kml/google-earth.kml'), { title: 'Mine' })).title).toBe('Mine');
+    const strava = await upload('gpx', fixture('gpx/strava.gpx'));
+    expect(strava.title).not.toBe('Untitled map');
+    expect(strava.short_name).toBe(strava.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, ''));
+  });
+
   it('uploads a device GPX: waypoints, and a track with two segments as a MultiLineString with times', async () => {
     const answer = await upload('gpx', fixture('gpx/garmin.gpx'));
     expect(answer.error).toBeUndefined();

@@ -220,3 +220,13 @@ describe('bad GPX input', () => {
     expect(parseError(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0])).code).toBe('unsupported_type');
   });
 });
+
+describe('the name of a GPX file', () => {
+  it('is its metadata name, else the name of its one track, else none', () => {
+    const track = '<trk><name>Morning Run</name><trkseg><trkpt lat="1" lon="2"/><trkpt lat="1.1" lon="2.1"/></trkseg></trk>';
+    expect(parse(`<gpx version="1.1"><metadata><name>Holiday</name></metadata>${track}</gpx>`).name).toBe('Holiday');
+    expect(parse(`<gpx version="1.0"><name>Old style</name>${track}</gpx>`).name).toBe('Old style');
+    expect(parse(`<gpx version="1.1">${track}</gpx>`).name).toBe('Morning Run');
+    expect(parse(`<gpx version="1.1">${track}${track}</gpx>`).name).toBeUndefined();
+  });
+});

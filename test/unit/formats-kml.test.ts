@@ -502,3 +502,12 @@ describe('bad KML input', () => {
     expect(result.skipped[1000]).toEqual({ reason: '500 more items were skipped (only the first 1000 are listed)' });
   });
 });
+
+describe('the name of a KML file', () => {
+  it('is the name of its first Document, without the file extension Google Earth adds', () => {
+    const placemark = '<Placemark><name>P</name><Point><coordinates>1,2</coordinates></Point></Placemark>';
+    expect(parse(`<kml><Document><name>Alpine trip.kml</name>${placemark}</Document></kml>`).name).toBe('Alpine trip');
+    expect(parse(`<kml><Document><name>Walks</name><Folder><name>F</name>${placemark}</Folder></Document></kml>`).name).toBe('Walks');
+    expect(parse(`<kml>${placemark}</kml>`).name).toBeUndefined();
+  });
+});

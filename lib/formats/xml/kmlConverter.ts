@@ -40,6 +40,8 @@ export interface KmlMediaResolver {
 export interface KmlConversion {
   document: MapDocument;
   skipped: SkippedItem[];
+  /** The name of the first Document. */
+  name?: string;
 }
 
 /** Properties this converter sets; ExtendedData never replaces them. */
@@ -180,6 +182,8 @@ function unescapeAttribute(value: string): string {
 }
 
 class KmlHandler implements XmlHandler {
+  /** The name of the first Document, a title for a new map. */
+  documentName: string | undefined;
   readonly features: MapFeature[] = [];
   readonly groups: MapGroup[] = [];
   readonly skips = new SkipList();
@@ -398,6 +402,9 @@ class KmlHandler implements XmlHandler {
         } else if (parent === 'Folder') {
           const group = this.containers[this.containers.length - 1]?.group;
           if (group !== undefined) group.title = title;
+        } else if (parent === 'Document') {
+          // Google Earth names a saved Document after its file: "Trip.kml".
+          this.documentName ??= title.replace(/\.km[lz]$/i, '') || title;
         }
         return;
       }
@@ -714,5 +721,6 @@ export function convertKml(text: string, media?: KmlMediaResolver): KmlConversio
   return {
     document: { type: 'FeatureCollection', features: handler.features, groups: handler.groups },
     skipped: handler.skips.result(),
+    name: handler.documentName,
   };
 }
