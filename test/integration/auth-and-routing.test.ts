@@ -89,6 +89,17 @@ describe('routing and bodies', () => {
     expect(await response.json()).toEqual({ owner: [], editor: [], viewer: [] });
   });
 
+  it('treats __proto__ and constructor keys in bodies and headers as data, polluting nothing', async () => {
+    const { key } = await service.newUser();
+    const body = '{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}';
+    const response = await fetch(`${service.url}/api/1/map/list`, { method: 'POST', headers: { authorization: `Token ${key}` }, body });
+    // The body parser refuses prototype keys outright; the header's are unknown arguments.
+    expectError(await response.json(), 'invalid_json');
+    const header = await service.send('map/upload', key, '{"__proto__": {"polluted": true}, "file_type": "empty", "visibility": "public"}');
+    expectError(header, 'invalid_arguments');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('refuses unknown arguments by name', async () => {
     const { key } = await service.newUser();
     const body = await service.call('map/list', key, { owner: 'x' });
