@@ -4,6 +4,7 @@
 import type { MapDocument, MapFeature } from '../geojson/model.js';
 import type { SkippedItem } from '../jobContracts.js';
 import type { FeatureImage } from '../media/fields.js';
+import { shorten } from './xml/shorten.js';
 
 export interface MediaLinks {
   /** Placeholder → the stored marker's id. */
@@ -29,7 +30,7 @@ export function imagesToResolve(doc: MapDocument, isPlaceholder: (id: string) =>
 
 const describe = (feature: MapFeature): string =>
   typeof feature.properties.title === 'string' && feature.properties.title
-    ? `"${feature.properties.title.slice(0, 60)}"`
+    ? `"${shorten(feature.properties.title, 60)}"`
     : `feature ${feature.id}`;
 
 /** Rewrites the references in place; a reference that cannot be linked is removed and reported. */
