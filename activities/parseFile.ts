@@ -1,6 +1,7 @@
 // Reads an uploaded file from the blob store, converts it into a map document in a parser
-// thread (parserPool.ts), and stores the document as JSON for the next activity. One parser per format lives
-// in lib/formats/.
+// thread (parserPool.ts), stores the media it holds, and keeps the document in the blob store,
+// framed as head and features (lib/formats/framedDocument.ts), for the write activity. One
+// parser per format lives in lib/formats/.
 import { Context } from '@temporalio/activity';
 import { capSkipped } from '../lib/formats/skipped.js';
 import { frameDocument, parseParts, splitFramed } from '../lib/formats/framedDocument.js';

@@ -1,5 +1,5 @@
-// Maps, their members and the media they reference. Every GeoJSON write also rewrites the
-// map's map_media rows in the same transaction.
+// Maps, their members and the media they reference. Every GeoJSON write also updates the
+// map's map_media rows in the same transaction (rewritten on replace, added to on append).
 import type { Knex } from 'knex';
 import type { Db } from './connection.js';
 import { UniqueViolation, translateDbError } from './errors.js';
