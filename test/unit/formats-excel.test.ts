@@ -151,6 +151,12 @@ const xlsFile = (stream: Uint8Array, name = 'Workbook') => makeCfb([{ name, data
 
 // ================================================================ tests
 
+
+// Rows of the places workbook as every saved form of it (XLSX, XLS, ODS) must import them.
+const LONDON = { title: 'London', group: 3, color: '#00ff00', visible: false, Visited: '2024-03-01T12:00:00' };
+const NEW_YORK = { title: '42', group: 4, visible: false };
+const TOKYO = { title: '東京', description: 'Tokyo & around', group: 5 };
+
 describe('spreadsheet fixtures', () => {
   it('reads an Excel-saved XLSX: shared and rich strings, dates, formulas, booleans, errors, hyperlinks', () => {
     const result = parse(fixture('xlsx/places.xlsx'));
@@ -172,16 +178,10 @@ describe('spreadsheet fixtures', () => {
     // Formula latitude (cached value), #N/A description (no value), string formula colour
     // without "#", boolean FALSE → hidden, custom date-time format.
     expect(coordinates(london)).toEqual([-0.1278, 51.5074]);
-    expect(london?.properties).toEqual({
-      title: 'London',
-      group: 3,
-      color: '#00ff00',
-      visible: false,
-      Visited: '2024-03-01T12:00:00',
-    });
-    expect(newYork?.properties).toEqual({ title: '42', group: 4, visible: false });
+    expect(london?.properties).toEqual(LONDON);
+    expect(newYork?.properties).toEqual(NEW_YORK);
     expect(coordinates(tokyo)).toEqual([139.6503, 35.6762]);
-    expect(tokyo?.properties).toEqual({ title: '東京', description: 'Tokyo & around', group: 5 }); // no phonetic run
+    expect(tokyo?.properties).toEqual(TOKYO); // no phonetic run
     expect(result.document.groups).toEqual([
       { id: 1, title: 'Europe' },
       { id: 2, title: 'France', parent: 1 },
@@ -222,15 +222,9 @@ describe('spreadsheet fixtures', () => {
         Count: '2',
       });
       expect(coordinates(london)).toEqual([-0.1278, 51.5074]);
-      expect(london?.properties).toEqual({
-        title: 'London',
-        group: 3,
-        color: '#00ff00',
-        visible: false,
-        Visited: '2024-03-01T12:00:00',
-      });
-      expect(newYork?.properties).toEqual({ title: '42', group: 4, visible: false });
-      expect(tokyo?.properties).toEqual({ title: '東京', description: 'Tokyo & around', group: 5 });
+      expect(london?.properties).toEqual(LONDON);
+      expect(newYork?.properties).toEqual(NEW_YORK);
+      expect(tokyo?.properties).toEqual(TOKYO);
       expect(coordinates(row9)).toEqual([3, 49.8566]);
       expect(result.skipped.map((item) => item.line)).toEqual([4, 7]);
     });
