@@ -1,16 +1,22 @@
 // Appends a parsed document to a map under the map's row lock (no concurrent append is lost).
-// Only the map's groups and largest feature id are read into this process; PostgreSQL joins
-// the features. Safe to retry: the request id makes the change happen at most once.
+// Only the map's groups and largest feature id are read into this process; the appended
+// features stream from the document file into the database, one at a time where their ids or
+// groups change, as stored where they do not. Safe to retry: the request id makes the change
+// happen at most once.
 import { appendDocument, findMapRecord, findMembership } from '../db/maps.js';
 import { accessTo, canEdit, canView } from '../lib/access.js';
 import { AppError } from '../lib/errors.js';
-import { prepareAppend } from '../lib/geojson/appendPlan.js';
-import { splitFramed } from '../lib/formats/framedDocument.js';
-import { MAX_FEATURES, type MapDocument, type MapFeature, type MapGroup } from '../lib/geojson/model.js';
+import { planAppend } from '../lib/geojson/appendPlan.js';
+import { featureArrayOf, featureBytes, featuresArrayText, readDocumentHead, readFeatures } from '../lib/formats/documentFile.js';
+import { MAX_FEATURES, type MapFeature, type MapGroup } from '../lib/geojson/model.js';
 import type { AppendParsedInput, AppendParsedResult } from '../lib/jobContracts.js';
 import { summaryOf } from '../lib/mapSummary.js';
 import type { ActivityDeps } from './deps.js';
 import { failingOnBadInput } from './failures.js';
+
+async function* mapEach(features: AsyncIterable<MapFeature>, place: (feature: MapFeature) => MapFeature): AsyncGenerator<MapFeature> {
+  for await (const feature of features) yield place(feature);
+}
 
 export function makeAppendToMap({ db, blobs }: ActivityDeps) {
   return async function appendToMap(input: AppendParsedInput): Promise<AppendParsedResult> {
@@ -19,8 +25,8 @@ export function makeAppendToMap({ db, blobs }: ActivityDeps) {
       const access = map ? accessTo(map, input.userId, await findMembership(db, input.mapId, input.userId)) : 'none';
       if (!canView(access)) throw new AppError('map_not_found', `There is no map with the id ${input.mapId}.`);
       if (!canEdit(access)) throw new AppError('permission_denied', 'Only the owner and editors may change this map.');
-      const parts = splitFramed((await blobs.read(input.parsed.parsedKey)).toString('utf8'));
-      const head = JSON.parse(parts.head) as MapDocument; // without its features
+      const file = { key: input.parsed.parsedKey, featuresBytes: input.parsed.featuresBytes };
+      const head = await readDocumentHead(blobs, file); // the document without its features
       const added = input.parsed.features;
       const outcome = await appendDocument(db, {
         mapId: input.mapId,
@@ -31,14 +37,13 @@ export function makeAppendToMap({ db, blobs }: ActivityDeps) {
             throw new AppError('too_many_features', `The map would have ${total} items; a map holds at most ${MAX_FEATURES}.`);
           }
           const target = { groups: current.groups as MapGroup[], maxFeatureId: current.maxFeatureId };
-          const options = { newGroupTitle: input.newGroup, keepSubgroups: input.keepSubgroups };
-          // Into an empty map, without a new group, the features keep their ids and groups:
-          // their text goes to the database as it is.
-          const unchanged = input.parsed.sequentialIds && current.featureCount === 0 && current.groups.length === 0 && !input.newGroup;
-          const incoming = { ...head, features: unchanged ? [] : (JSON.parse(parts.features) as MapFeature[]) };
-          const { features, groupsToAdd, extras } = prepareAppend(target, incoming, options);
-          const featuresText = unchanged ? parts.features : JSON.stringify(features);
-          return { featuresText, groupsToAdd, extras, media: input.parsed.media, added };
+          const plan = planAppend(target, head, { newGroupTitle: input.newGroup, keepSubgroups: input.keepSubgroups });
+          // Features that keep their ids (1, 2, 3 … after none) and groups go in as stored.
+          const unchanged = plan.keepsGroups && input.parsed.sequentialIds && current.maxFeatureId === 0;
+          const features = unchanged
+            ? featuresArrayText(featureBytes(blobs, file))
+            : featureArrayOf(mapEach(readFeatures(blobs, file), plan.placeFeature));
+          return { features, groupsToAdd: plan.groupsToAdd, extras: plan.extras, media: input.parsed.media, added };
         },
       });
       if (!outcome) throw new AppError('map_not_found', `There is no map with the id ${input.mapId}.`);

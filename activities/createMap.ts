@@ -4,7 +4,7 @@ import { findUserById } from '../db/users.js';
 import { insertMap } from '../db/maps.js';
 import { DEFAULT_BASEMAP } from '../lib/basemaps.js';
 import { AppError } from '../lib/errors.js';
-import { joinParts, splitFramed } from '../lib/formats/framedDocument.js';
+import { documentText, featureBytes, featuresArrayText, readDocumentHead } from '../lib/formats/documentFile.js';
 import { emptyMapDocument } from '../lib/geojson/model.js';
 import type { CreateMapInput, MapSummaryData } from '../lib/jobContracts.js';
 import { shortNameBase } from '../lib/shortName.js';
@@ -19,11 +19,13 @@ export function makeCreateMap({ db, blobs }: ActivityDeps) {
     return failingOnBadInput(async () => {
       const owner = await findUserById(db, input.ownerId);
       if (!owner) throw new AppError('invalid_api_key', 'The account that sent this upload no longer exists.');
-      // The parsed document goes to the database as the text it is stored as: no parse and
-      // serialise again in this process.
-      const geojsonText = input.parsed
-        ? joinParts(splitFramed((await blobs.read(input.parsed.parsedKey)).toString('utf8')))
-        : JSON.stringify(emptyMapDocument());
+      // The parsed document streams into the database as the text it is stored as: never
+      // parsed again or held whole in this process.
+      const parsed = input.parsed;
+      const file = parsed ? { key: parsed.parsedKey, featuresBytes: parsed.featuresBytes } : undefined;
+      const head = file ? await readDocumentHead(blobs, file) : undefined;
+      const geojson = () =>
+        file && head ? documentText(head, featuresArrayText(featureBytes(blobs, file))) : oneChunk(JSON.stringify(emptyMapDocument()));
       const title = input.settings.title?.trim() || input.parsed?.name || DEFAULT_MAP_TITLE;
       const record = await insertMap(db, {
         ownerId: input.ownerId,
@@ -32,7 +34,7 @@ export function makeCreateMap({ db, blobs }: ActivityDeps) {
         description: input.settings.description ?? '',
         basemap: DEFAULT_BASEMAP,
         visibility: input.settings.visibility,
-        geojsonText,
+        geojson,
         media: input.parsed?.media ?? { images: [], markers: [] },
         featureCount: input.parsed?.features ?? 0,
         requestId: input.requestId,
@@ -40,4 +42,8 @@ export function makeCreateMap({ db, blobs }: ActivityDeps) {
       return summaryOf(record);
     });
   };
+}
+
+async function* oneChunk(text: string): AsyncGenerator<string> {
+  yield text;
 }

@@ -1,39 +1,52 @@
-// Reads an uploaded file from the blob store, converts it into a map document in a parser
-// thread (parserPool.ts), stores the media it holds, and keeps the document in the blob store,
-// framed as head and features (lib/formats/framedDocument.ts), for the write activity. One
-// parser per format lives in lib/formats/.
+// Reads an uploaded file from the blob store and converts it in a parser thread
+// (parserPool.ts) into a document file (lib/formats/documentFile.ts) for the write activity;
+// stores the media the file holds and points the document's references at it. One parser per
+// format lives in lib/formats/.
 import { Context } from '@temporalio/activity';
+import { FeatureFileWriter, readDocumentHead, readFeatures, type DocumentFile } from '../lib/formats/documentFile.js';
+import { linkFeatureMedia, type MediaLinks } from '../lib/formats/linkMedia.js';
 import { capSkipped } from '../lib/formats/skipped.js';
-import { frameDocument, parseParts, splitFramed } from '../lib/formats/framedDocument.js';
-import { mediaReferences } from '../lib/geojson/model.js';
-import type { ParseFileInput, ParseFileResult } from '../lib/jobContracts.js';
+import type { MediaRefs } from '../db/maps.js';
+import type { ParseFileInput, ParseFileResult, SkippedItem } from '../lib/jobContracts.js';
 import type { ActivityDeps } from './deps.js';
 import { failingOnBadInput } from './failures.js';
 import type { ParserPool } from './parserPool.js';
 import { storeImportMedia } from './storeImportMedia.js';
+
+const PARSED_PREFIX = 'parsed';
 
 export function makeParseFile(deps: ActivityDeps, parsers: ParserPool) {
   const { blobs, faults, publicUrl } = deps;
   return async function parseFile(input: ParseFileInput): Promise<ParseFileResult> {
     return failingOnBadInput(async () => {
       const context = Context.current();
-      const bytes = await blobs.read(input.blobKey);
       // Heartbeats carry cancellation (the processing limit) to this activity.
       const beat = setInterval(() => context.heartbeat(), 2_000);
+      const outputFile = await blobs.scratchFile();
       try {
         await faults?.beforeParse?.(context.cancellationSignal);
-        const parsed = await parsers.parse(input.fileType, bytes, { publicUrl }, context.cancellationSignal);
-        let { framed, skipped, references } = parsed;
+        const inputFile = await blobs.localFile(input.blobKey);
+        const parsed = await parsers.parse(
+          { fileType: input.fileType, inputFile, outputFile, options: { publicUrl } },
+          context.cancellationSignal,
+        );
+        let file: DocumentFile = { key: (await blobs.adoptFile(PARSED_PREFIX, outputFile)).key, featuresBytes: parsed.featuresBytes };
+        let { skipped, references } = parsed;
         if (parsed.media.length > 0 || parsed.imageIds.length > 0) {
-          const document = parseParts(splitFramed(framed));
-          const notes = await storeImportMedia(deps, document, { ...input, media: parsed.media, imageIds: parsed.imageIds });
-          framed = frameDocument(document);
-          skipped = capSkipped([...skipped, ...notes]);
-          references = mediaReferences(document);
+          try {
+            const { links, notes } = await storeImportMedia(deps, { ...input, media: parsed.media, imageIds: parsed.imageIds });
+            const linked = await linkDocumentMedia(deps, file, links);
+            skipped = capSkipped([...skipped, ...notes, ...linked.notes]);
+            references = linked.references;
+            file = linked.file;
+          } catch (error) {
+            await blobs.delete(file.key);
+            throw error;
+          }
         }
-        const stored = await blobs.putBuffer('parsed', Buffer.from(framed));
         return {
-          parsedKey: stored.key,
+          parsedKey: file.key,
+          featuresBytes: file.featuresBytes,
           features: parsed.features,
           skipped,
           media: references,
@@ -42,7 +55,36 @@ export function makeParseFile(deps: ActivityDeps, parsers: ParserPool) {
         };
       } finally {
         clearInterval(beat);
+        await blobs.discardFile(outputFile);
       }
     });
   };
+}
+
+/** Rewrites a document file with its media references linked (a new file; the old one is deleted). */
+async function linkDocumentMedia(
+  { blobs }: ActivityDeps,
+  file: DocumentFile,
+  links: MediaLinks,
+): Promise<{ file: DocumentFile; notes: SkippedItem[]; references: MediaRefs }> {
+  const notes: SkippedItem[] = [];
+  const outputFile = await blobs.scratchFile();
+  const writer = new FeatureFileWriter(outputFile);
+  try {
+    for await (const feature of readFeatures(blobs, file)) {
+      linkFeatureMedia(feature, links, notes);
+      writer.add(feature);
+    }
+    const { featuresBytes } = writer.finish(await readDocumentHead(blobs, file));
+    const stored = await blobs.adoptFile(PARSED_PREFIX, outputFile);
+    await blobs.delete(file.key);
+    return {
+      file: { key: stored.key, featuresBytes },
+      notes,
+      references: { images: [...writer.images].sort(), markers: [...writer.markers].sort() },
+    };
+  } finally {
+    writer.abandon();
+    await blobs.discardFile(outputFile);
+  }
 }

@@ -5,8 +5,6 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { AppError } from '../lib/errors.js';
-import type { ParseOptions } from '../lib/formats/types.js';
-import type { ImportFileType } from '../lib/jobContracts.js';
 import type { ParserTask, ParserThreadResult } from './parserThread.js';
 
 /** Heap for one parse: a 15 MB file becomes at most a few hundred MB of objects. */
@@ -34,8 +32,12 @@ export class ParserPool {
     return this.pool;
   }
 
-  async parse(fileType: ImportFileType, bytes: Uint8Array, options: ParseOptions, signal: AbortSignal): Promise<ParsedFile> {
-    const task: ParserTask = { fileType, bytes, options };
+  /** Starts the first thread now, so the first import does not wait for it. */
+  warm(): void {
+    void this.threads;
+  }
+
+  async parse(task: ParserTask, signal: AbortSignal): Promise<ParsedFile> {
     let result: ParserThreadResult;
     try {
       result = await this.threads.run(task, { signal });

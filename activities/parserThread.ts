@@ -1,10 +1,10 @@
-// Runs in a parser thread (see parserPool.ts): one parser call, with every failure turned into
-// a plain message, because only structured-cloneable values cross the thread boundary.
+// Runs in a parser thread (see parserPool.ts): one parser call, reading the uploaded file and
+// writing the document file (lib/formats/documentFile.ts) feature by feature. Every failure
+// becomes a plain message, because only structured-cloneable values cross the thread boundary.
+import fs from 'node:fs';
 import { AppError } from '../lib/errors.js';
 import { PARSERS } from '../lib/formats/index.js';
-import { frameDocument, hasSequentialIds } from '../lib/formats/framedDocument.js';
-import { imagesToResolve } from '../lib/formats/linkMedia.js';
-import { mediaReferences } from '../lib/geojson/model.js';
+import { FeatureFileWriter } from '../lib/formats/documentFile.js';
 import { capSkipped } from '../lib/formats/skipped.js';
 import type { ExtractedMedia, ParseOptions } from '../lib/formats/types.js';
 import type { MediaRefs } from '../db/maps.js';
@@ -12,15 +12,18 @@ import type { ImportFileType, SkippedItem } from '../lib/jobContracts.js';
 
 export interface ParserTask {
   fileType: ImportFileType;
-  bytes: Uint8Array;
-  options: ParseOptions;
+  /** The uploaded file. */
+  inputFile: string;
+  /** Where the document file goes (created empty by the caller). */
+  outputFile: string;
+  options: Omit<ParseOptions, 'sink'>;
 }
 
 export type ParserThreadResult =
   | {
       ok: true;
-      /** The document in the framed form of framedDocument.ts. */
-      framed: string;
+      /** Bytes of the feature lines in the document file. */
+      featuresBytes: number;
       sequentialIds: boolean;
       features: number;
       skipped: SkippedItem[];
@@ -34,22 +37,26 @@ export type ParserThreadResult =
     }
   | { ok: false; code: AppError['code']; message: string };
 
-export async function parseInThread({ fileType, bytes, options }: ParserTask): Promise<ParserThreadResult> {
+export async function parseInThread({ fileType, inputFile, outputFile, options }: ParserTask): Promise<ParserThreadResult> {
   const parser = PARSERS[fileType];
+  const writer = new FeatureFileWriter(outputFile);
   try {
-    const { document, skipped, media, name } = await parser(bytes, options);
+    const { document, skipped, media, name } = await parser(fs.readFileSync(inputFile), { ...options, sink: writer });
+    const { features: _none, ...head } = document;
+    const { featuresBytes } = writer.finish(head);
     return {
       ok: true,
-      framed: frameDocument(document),
-      sequentialIds: hasSequentialIds(document.features),
-      features: document.features.length,
+      featuresBytes,
+      sequentialIds: writer.sequentialIds,
+      features: writer.count,
       skipped: capSkipped(skipped),
       media,
-      imageIds: imagesToResolve(document, (id) => id.startsWith('media:')),
-      references: mediaReferences(document),
+      imageIds: [...writer.imagesToResolve],
+      references: { images: [...writer.images].sort(), markers: [...writer.markers].sort() },
       name: name?.trim().slice(0, 500) || undefined,
     };
   } catch (error) {
+    writer.abandon();
     if (error instanceof AppError) return { ok: false, code: error.code, message: error.message };
     if (error instanceof RangeError) {
       return { ok: false, code: 'file_too_complex', message: 'The file is nested too deeply or too large to process.' };

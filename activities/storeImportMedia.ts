@@ -1,11 +1,10 @@
 // The media side of an import: files extracted from an archive are stored as markers and
 // images (with ids derived from the request, so a retry stores nothing twice), image ids from
-// table imports are looked up, and the document's references are pointed at them.
+// table imports are looked up; the parse activity then points the references at them.
 import { findImages } from '../db/media.js';
 import { AppError } from '../lib/errors.js';
-import { linkMedia, type MediaLinks } from '../lib/formats/linkMedia.js';
+import type { MediaLinks } from '../lib/formats/linkMedia.js';
 import { mediaPlaceholder, type ExtractedMedia } from '../lib/formats/types.js';
-import type { MapDocument } from '../lib/geojson/model.js';
 import type { SkippedItem } from '../lib/jobContracts.js';
 import { featureImage } from '../lib/media/fields.js';
 import { derivedMediaId } from '../lib/media/ids.js';
@@ -19,8 +18,11 @@ export interface ImportMedia {
   imageIds: string[];
 }
 
-/** Links the document's media in place; returns notes on references that had to be dropped. */
-export async function storeImportMedia({ db, blobs }: ActivityDeps, doc: MapDocument, input: ImportMedia): Promise<SkippedItem[]> {
+/**
+ * Stores the extracted media and looks up the images; returns where each reference points
+ * (see linkFeatureMedia) and notes on files that could not be stored.
+ */
+export async function storeImportMedia({ db, blobs }: ActivityDeps, input: ImportMedia): Promise<{ links: MediaLinks; notes: SkippedItem[] }> {
   const links: MediaLinks = { markers: new Map(), images: new Map() };
   const notes: SkippedItem[] = [];
   for (const [index, file] of input.media.entries()) {
@@ -37,5 +39,5 @@ export async function storeImportMedia({ db, blobs }: ActivityDeps, doc: MapDocu
     }
   }
   for (const image of await findImages(db, input.imageIds)) links.images.set(image.id, featureImage(image));
-  return [...notes, ...linkMedia(doc, links)];
+  return { links, notes };
 }

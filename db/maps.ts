@@ -3,6 +3,9 @@
 import type { Knex } from 'knex';
 import type { Db } from './connection.js';
 import { UniqueViolation, translateDbError } from './errors.js';
+import { STAGED_JSON, stageJson, type JsonText } from './stagedJson.js';
+
+export type { JsonText } from './stagedJson.js';
 
 export type Visibility = 'public' | 'unlisted' | 'private' | 'select';
 export type MemberRole = 'editor' | 'viewer';
@@ -187,8 +190,11 @@ export interface NewMap {
   description: string;
   basemap: string;
   visibility: Visibility;
-  /** The map document as JSON text (validated by the caller). */
-  geojsonText: string;
+  /**
+   * The map document as JSON text (validated by the caller), streamed into the database; a
+   * function, because a retried transaction reads it again.
+   */
+  geojson: () => JsonText;
   media: MediaRefs;
   featureCount: number;
   /** When given, creating twice with the same id returns the first map. */
@@ -202,18 +208,13 @@ export async function insertMap(db: Db, map: NewMap): Promise<MapRecord> {
       if (done) return (await findMapRecord(trx, Number(done.map_id)))!;
     }
     const shortName = await freeShortName(trx, map.ownerId, map.shortNameBase);
-    const [inserted] = await trx('maps')
-      .insert({
-        owner_id: map.ownerId,
-        short_name: shortName,
-        title: map.title,
-        description: map.description,
-        basemap: map.basemap,
-        visibility: map.visibility,
-        geojson: trx.raw('?::jsonb', [map.geojsonText]),
-      })
-      .returning('id');
-    const mapId = Number(inserted.id);
+    await stageJson(trx, map.geojson());
+    const inserted = await trx.raw(
+      `insert into maps (owner_id, short_name, title, description, basemap, visibility, geojson)
+       select ?, ?, ?, ?, ?, ?, doc from ${STAGED_JSON} returning id`,
+      [map.ownerId, shortName, map.title, map.description, map.basemap, map.visibility],
+    );
+    const mapId = Number(inserted.rows[0].id);
     await writeMedia(trx, mapId, map.media);
     if (map.requestId) {
       await trx('import_requests').insert({
@@ -258,8 +259,8 @@ export async function updateMap(db: Db, mapId: number, changes: MapChanges): Pro
 
 /** What the caller hands back once it knows the map's groups and largest feature id. */
 export interface PreparedAppend {
-  /** The appended features, with their final ids and groups, as a JSON array. */
-  featuresText: string;
+  /** The appended features, with their final ids and groups, as the text of a JSON array. */
+  features: JsonText;
   groupsToAdd: object[];
   /** Top-level keys of the appended document the map lacks (the map's own keys win). */
   extras: object;
@@ -275,26 +276,29 @@ export interface AppendDocument {
   prepare(current: { groups: object[]; featureCount: number; maxFeatureId: number }): PreparedAppend;
 }
 
-/** The document text of a map with features appended, built around the existing text. */
-function appendedDocumentText(rest: Record<string, unknown>, existingFeatures: string, append: PreparedAppend): string {
+/** The map's document without its features after the append: its own keys win over the extras. */
+function appendedHead(rest: Record<string, unknown>, append: PreparedAppend): Record<string, unknown> {
   const head: Record<string, unknown> = {};
   // defineProperty: a key named __proto__ stays data, as it came from JSON.
   const set = (key: string, value: unknown) =>
     Object.defineProperty(head, key, { value, enumerable: true, writable: true, configurable: true });
   for (const [key, value] of Object.entries(append.extras)) set(key, value);
-  for (const [key, value] of Object.entries(rest)) set(key, value); // the map's own keys win
+  for (const [key, value] of Object.entries(rest)) set(key, value);
   set('groups', [...((rest.groups as object[] | undefined) ?? []), ...append.groupsToAdd]);
-  const before = existingFeatures.slice(1, -1).trim();
-  const added = append.featuresText.slice(1, -1).trim();
-  const features = `"features":[${before}${before && added ? ',' : ''}${added}]`;
-  return `${JSON.stringify(head).slice(0, -1)},${features}}`;
+  return head;
+}
+
+async function* withFeatures(head: Record<string, unknown>, features: JsonText): JsonText {
+  yield `${JSON.stringify(head).slice(0, -1)},"features":`;
+  yield* features;
+  yield '}';
 }
 
 /**
  * Appends features to a map under the map's row lock (concurrent appends apply one after the
- * other and none is lost). The map's features stay text in this process (never parsed into
- * objects); PostgreSQL parses the joined document once. With the same requestId the append
- * happens at most once.
+ * other and none is lost). The map's features never come into this process: the appended ones
+ * stream into the database, and PostgreSQL joins them to the map's. With the same requestId
+ * the append happens at most once.
  */
 export async function appendDocument(
   db: Db,
@@ -310,7 +314,6 @@ export async function appendDocument(
     const facts = (
       await trx.raw(
         `select (geojson - 'features')::text as rest,
-                (geojson->'features')::text as features,
                 jsonb_array_length(geojson->'features') as feature_count,
                 (select coalesce(max((f->>'id')::bigint), 0) from jsonb_array_elements(geojson->'features') f) as max_id
            from maps where id = ?`,
@@ -318,14 +321,25 @@ export async function appendDocument(
       )
     ).rows[0];
     const rest = JSON.parse(facts.rest) as Record<string, unknown>;
+    const featureCount = Number(facts.feature_count);
     const append = spec.prepare({
       groups: (rest.groups as object[] | undefined) ?? [],
-      featureCount: Number(facts.feature_count),
+      featureCount,
       maxFeatureId: Number(facts.max_id),
     });
-    await trx('maps')
-      .where({ id: spec.mapId })
-      .update({ geojson: trx.raw('?::jsonb', [appendedDocumentText(rest, facts.features, append)]), modified_at: trx.fn.now() });
+    const head = appendedHead(rest, append);
+    if (featureCount === 0) {
+      // Nothing to join: the new document goes in whole, parsed once.
+      await stageJson(trx, withFeatures(head, append.features));
+      await trx.raw(`update maps set geojson = s.doc, modified_at = now() from ${STAGED_JSON} s where maps.id = ?`, [spec.mapId]);
+    } else {
+      await stageJson(trx, append.features);
+      await trx.raw(
+        `update maps set geojson = jsonb_set(?::jsonb, '{features}', (maps.geojson->'features') || s.doc), modified_at = now()
+           from ${STAGED_JSON} s where maps.id = ?`,
+        [JSON.stringify(head), spec.mapId],
+      );
+    }
     const media = [
       ...append.media.images.map((id) => ({ map_id: spec.mapId, kind: 'image', media_id: id })),
       ...append.media.markers.map((id) => ({ map_id: spec.mapId, kind: 'marker', media_id: id })),

@@ -38,8 +38,10 @@ export interface ParseFileInput {
 }
 
 export interface ParseFileResult {
-  /** The parsed map document in the blob store, framed as lib/formats/framedDocument.ts says. */
+  /** The parsed map document in the blob store, a document file as lib/formats/documentFile.ts says. */
   parsedKey: string;
+  /** Bytes of its feature lines. */
+  featuresBytes: number;
   /** The features are numbered 1, 2, 3 … in order. */
   sequentialIds: boolean;
   features: number;

@@ -34,6 +34,8 @@ export async function createMapsWorker(options: MapsWorkerOptions): Promise<Maps
     // Let in-flight activities finish on Ctrl-C instead of abandoning them.
     shutdownGraceTime: '10 seconds',
   });
+  // The first parser thread starts now (it loads the parsers), not on the first import.
+  parsers.warm();
   return {
     run: () => worker.run().finally(() => parsers.close()),
     shutdown: () => worker.shutdown(),

@@ -22,6 +22,17 @@ export interface BlobStore {
   putStream(prefix: string, source: Readable, maxBytes: number | null): Promise<StoredBlob>;
   putBuffer(prefix: string, bytes: Uint8Array): Promise<StoredBlob>;
   read(key: string): Promise<Buffer>;
+  /** Streams the blob's bytes, or the bytes from start to end (inclusive) only. */
+  readStream(key: string, range?: { start: number; end: number }): Readable;
+  /** A file on this machine with the blob's bytes, for code that reads files (parser threads). */
+  localFile(key: string): Promise<string>;
+  /**
+   * A new, empty file on this machine for a blob that is written by other code (a parser
+   * thread); `adoptFile` then stores it under a key, and `discardFile` removes it unused.
+   */
+  scratchFile(): Promise<string>;
+  adoptFile(prefix: string, file: string): Promise<StoredBlob>;
+  discardFile(file: string): Promise<void>;
   /** Deleting a missing blob is not an error (deletes are retried by activities). */
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;

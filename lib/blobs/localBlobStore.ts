@@ -57,6 +57,38 @@ export class LocalBlobStore implements BlobStore {
     return fsp.readFile(this.pathOf(key));
   }
 
+  readStream(key: string, range?: { start: number; end: number }): Readable {
+    return fs.createReadStream(this.pathOf(key), { ...range, highWaterMark: 256 * 1024 });
+  }
+
+  async localFile(key: string): Promise<string> {
+    return this.pathOf(key);
+  }
+
+  async scratchFile(): Promise<string> {
+    const dir = path.join(this.root, 'scratch');
+    await fsp.mkdir(dir, { recursive: true });
+    const file = path.join(dir, `${randomUUID()}.partial`);
+    await fsp.writeFile(file, '');
+    return file;
+  }
+
+  async adoptFile(prefix: string, file: string): Promise<StoredBlob> {
+    if (!this.isScratchFile(file)) throw new Error(`not a scratch file of this store: ${file.slice(0, 200)}`);
+    const { key, file: target } = await this.newKey(prefix);
+    const { size } = await fsp.stat(file);
+    await fsp.rename(file, target);
+    return { key, size };
+  }
+
+  async discardFile(file: string): Promise<void> {
+    if (this.isScratchFile(file)) await fsp.rm(file, { force: true });
+  }
+
+  private isScratchFile(file: string): boolean {
+    return path.dirname(file) === path.join(this.root, 'scratch') && file.endsWith('.partial');
+  }
+
   async delete(key: string): Promise<void> {
     await fsp.rm(this.pathOf(key), { force: true });
   }

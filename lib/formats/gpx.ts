@@ -9,8 +9,8 @@
 // skipped with the reason and line; so are routes and tracks with fewer than 2 points (segments
 // of one point are left out of a track).
 import { AppError } from '../errors.js';
-import { MAX_FEATURES, type Geometry, type MapFeature, type Position } from '../geojson/model.js';
-import type { FormatParser, ParsedFile } from './types.js';
+import { MAX_FEATURES, type Geometry, type Position } from '../geojson/model.js';
+import { FeatureList, type FeatureSink, type FormatParser, type ParseOptions, type ParsedFile } from './types.js';
 import { garminColorToHex } from './xml/color.js';
 import { decodeXmlBytes } from './xml/decode.js';
 import { parseNumber } from './xml/numbers.js';
@@ -62,9 +62,13 @@ class GpxHandler implements XmlHandler {
   /** The file's own name (metadata name), a title for a new map. */
   fileName: string | undefined;
   private inMetadata = false;
-  readonly features: MapFeature[] = [];
   readonly skips = new SkipList();
   items = 0;
+  /** Routes and tracks imported, and the title of the first: a file of one track is named by it. */
+  lines = 0;
+  firstLineTitle: string | undefined;
+
+  constructor(readonly sink: FeatureSink) {}
 
   private item: ItemState | null = null;
 
@@ -305,7 +309,7 @@ class GpxHandler implements XmlHandler {
       }
       geometry = item.lines.length === 1 ? { type: 'LineString', coordinates: first } : { type: 'MultiLineString', coordinates: item.lines };
     }
-    if (this.features.length >= MAX_FEATURES) {
+    if (this.sink.count >= MAX_FEATURES) {
       throw new AppError('too_many_features', `the GPX file holds more than ${MAX_FEATURES} items; a map holds at most ${MAX_FEATURES}`);
     }
 
@@ -321,7 +325,8 @@ class GpxHandler implements XmlHandler {
     if (item.time !== undefined) properties.time = item.time;
     if (item.hasTimes) properties.times = item.lines.length === 1 ? item.times[0] : item.times;
 
-    this.features.push({ type: 'Feature', id: this.features.length + 1, geometry, properties });
+    if (geometry.type !== 'Point' && this.lines++ === 0) this.firstLineTitle = item.title;
+    this.sink.add({ type: 'Feature', id: this.sink.count + 1, geometry, properties });
   }
 
   nothingFoundMessage(): string {
@@ -336,23 +341,18 @@ class GpxHandler implements XmlHandler {
  * Parses a GPX file. Throws AppError: unsupported_type (a binary format), invalid_file,
  * doctype_not_allowed, too_deep, no_features, too_many_features.
  */
-export const parseGpx: FormatParser = (bytes: Uint8Array): ParsedFile => {
+export const parseGpx: FormatParser = (bytes: Uint8Array, options?: ParseOptions): ParsedFile => {
   const kind = binaryKind(bytes);
   if (kind !== undefined) throw new AppError('unsupported_type', `the file is ${kind}, not a GPX file`);
-  const handler = new GpxHandler();
+  const list = options?.sink ? undefined : new FeatureList();
+  const handler = new GpxHandler(options?.sink ?? list!);
   readXml(decodeXmlBytes(bytes, 'GPX file'), handler, { roots: ['gpx'], what: 'GPX file' });
-  if (handler.features.length === 0) throw new AppError('no_features', handler.nothingFoundMessage());
+  if (handler.sink.count === 0) throw new AppError('no_features', handler.nothingFoundMessage());
   return {
-    document: { type: 'FeatureCollection', features: handler.features, groups: [] },
+    document: { type: 'FeatureCollection', features: list?.features ?? [], groups: [] },
     skipped: handler.skips.result(),
     media: [],
-    name: handler.fileName ?? singleTrackName(handler.features),
+    // Sports apps name the one track of a file ("Morning Run"); that is the file's name too.
+    name: handler.fileName ?? (handler.lines === 1 ? handler.firstLineTitle : undefined),
   };
 };
-
-/** Sports apps name the one track of a file ("Morning Run"); that is the file's name too. */
-function singleTrackName(features: readonly MapFeature[]): string | undefined {
-  const lines = features.filter((feature) => feature.geometry.type !== 'Point');
-  const title = lines.length === 1 ? lines[0]!.properties.title : undefined;
-  return typeof title === 'string' ? title : undefined;
-}

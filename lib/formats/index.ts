@@ -9,8 +9,12 @@ import { parseKml } from './kml.js';
 import type { FormatParser } from './types.js';
 
 export const PARSERS: Record<ImportFileType, FormatParser> = {
-  geojson: (bytes) => {
+  geojson: (bytes, options) => {
     const document = parseGeoJsonFile(bytes);
+    if (options.sink) {
+      for (const feature of document.features) options.sink.add(feature);
+      document.features = [];
+    }
     // ogr2ogr and QGIS write the layer's name as a top-level "name".
     return { document, skipped: [], media: [], name: typeof document.name === 'string' ? document.name : undefined };
   },

@@ -2,7 +2,7 @@
 // signature. The conversion rules are in xml/kmlConverter.ts, the archive rules in kmz.ts.
 import { AppError } from '../errors.js';
 import { parseKmz } from './kmz.js';
-import type { FormatParser, ParsedFile } from './types.js';
+import type { FormatParser, ParseOptions, ParsedFile } from './types.js';
 import { decodeXmlBytes } from './xml/decode.js';
 import { convertKml } from './xml/kmlConverter.js';
 import { binaryKind, isZip } from './xml/sniff.js';
@@ -12,10 +12,10 @@ import { binaryKind, isZip } from './xml/sniff.js';
  * invalid_file, doctype_not_allowed, too_deep, no_features, too_many_features, and for KMZ
  * invalid_archive, archive_too_large, no_kml_in_archive.
  */
-export const parseKml: FormatParser = (bytes: Uint8Array): ParsedFile => {
-  if (isZip(bytes)) return parseKmz(bytes);
+export const parseKml: FormatParser = (bytes: Uint8Array, options?: ParseOptions): ParsedFile => {
+  if (isZip(bytes)) return parseKmz(bytes, options?.sink);
   const kind = binaryKind(bytes);
   if (kind !== undefined) throw new AppError('unsupported_type', `the file is ${kind}, not a KML or KMZ file`);
-  const { document, skipped, name } = convertKml(decodeXmlBytes(bytes, 'KML file'));
+  const { document, skipped, name } = convertKml(decodeXmlBytes(bytes, 'KML file'), undefined, options?.sink);
   return { document, skipped, media: [], name };
 };

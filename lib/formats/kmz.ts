@@ -9,7 +9,7 @@
 // The main KML is doc.kml at the top level, else the first .kml at the top level, else the
 // first .kml anywhere.
 import { AppError } from '../errors.js';
-import { mediaPlaceholder, type ExtractedMedia, type ParsedFile } from './types.js';
+import { mediaPlaceholder, type ExtractedMedia, type FeatureSink, type ParsedFile } from './types.js';
 import { decodeXmlBytes } from './xml/decode.js';
 import { convertKml, type KmlMediaResolver } from './xml/kmlConverter.js';
 import { isGif, isJpeg, isPng } from './xml/sniff.js';
@@ -152,7 +152,7 @@ class ArchiveMedia implements KmlMediaResolver {
  * no_kml_in_archive, and the KML errors (invalid_file, doctype_not_allowed, too_deep,
  * no_features, too_many_features).
  */
-export function parseKmz(bytes: Uint8Array): ParsedFile {
+export function parseKmz(bytes: Uint8Array, sink?: FeatureSink): ParsedFile {
   const archive = new ZipArchive(bytes, {
     label: 'KMZ',
     invalidCode: 'invalid_archive',
@@ -173,6 +173,6 @@ export function parseKmz(bytes: Uint8Array): ParsedFile {
   const text = decodeXmlBytes(archive.readEntry(main), 'KML file');
   const slash = main.name.lastIndexOf('/');
   const media = new ArchiveMedia(archive, slash === -1 ? '' : main.name.slice(0, slash));
-  const { document, skipped, name } = convertKml(text, media);
+  const { document, skipped, name } = convertKml(text, media, sink);
   return { document, skipped, media: media.media, name };
 }

@@ -18,14 +18,10 @@ const imageOf = (feature: MapFeature): { id?: unknown; w?: unknown } | undefined
   return image && typeof image === 'object' ? (image as { id?: unknown; w?: unknown }) : undefined;
 };
 
-/** Ids of `image` properties without their fields (placeholders excluded): these need a lookup. */
-export function imagesToResolve(doc: MapDocument, isPlaceholder: (id: string) => boolean): string[] {
-  const ids = new Set<string>();
-  for (const feature of doc.features) {
-    const image = imageOf(feature);
-    if (typeof image?.id === 'string' && image.w === undefined && !isPlaceholder(image.id)) ids.add(image.id);
-  }
-  return [...ids];
+/** The id of the feature's `image` property when it lacks its fields (a lookup or a placeholder). */
+export function imageToResolve(feature: MapFeature): string | undefined {
+  const image = imageOf(feature);
+  return typeof image?.id === 'string' && image.w === undefined ? image.id : undefined;
 }
 
 const describe = (feature: MapFeature): string =>
@@ -33,28 +29,31 @@ const describe = (feature: MapFeature): string =>
     ? `"${shorten(feature.properties.title, 60)}"`
     : `feature ${feature.id}`;
 
-/** Rewrites the references in place; a reference that cannot be linked is removed and reported. */
-export function linkMedia(doc: MapDocument, links: MediaLinks): SkippedItem[] {
-  const notes: SkippedItem[] = [];
-  for (const feature of doc.features) {
-    const markerRef = feature.properties.marker_id;
-    if (typeof markerRef === 'string' && markerRef.startsWith('media:')) {
-      const markerId = links.markers.get(markerRef);
-      if (markerId) feature.properties.marker_id = markerId;
-      else {
-        delete feature.properties.marker_id;
-        notes.push({ reason: `the icon of ${describe(feature)} could not be used as a marker; the item was imported without it` });
-      }
-    }
-    const image = imageOf(feature);
-    if (typeof image?.id === 'string' && image.w === undefined) {
-      const linked = links.images.get(image.id);
-      if (linked) feature.properties.image = linked;
-      else {
-        delete feature.properties.image;
-        notes.push({ reason: `the image of ${describe(feature)} is not an image of this service; the item was imported without it` });
-      }
+/** Rewrites one feature's references in place; a reference that cannot be linked is removed and reported. */
+export function linkFeatureMedia(feature: MapFeature, links: MediaLinks, notes: SkippedItem[]): void {
+  const markerRef = feature.properties.marker_id;
+  if (typeof markerRef === 'string' && markerRef.startsWith('media:')) {
+    const markerId = links.markers.get(markerRef);
+    if (markerId) feature.properties.marker_id = markerId;
+    else {
+      delete feature.properties.marker_id;
+      notes.push({ reason: `the icon of ${describe(feature)} could not be used as a marker; the item was imported without it` });
     }
   }
+  const image = imageToResolve(feature);
+  if (image !== undefined) {
+    const linked = links.images.get(image);
+    if (linked) feature.properties.image = linked;
+    else {
+      delete feature.properties.image;
+      notes.push({ reason: `the image of ${describe(feature)} is not an image of this service; the item was imported without it` });
+    }
+  }
+}
+
+/** Rewrites the references of every feature in place; returns the notes on dropped ones. */
+export function linkMedia(doc: MapDocument, links: MediaLinks): SkippedItem[] {
+  const notes: SkippedItem[] = [];
+  for (const feature of doc.features) linkFeatureMedia(feature, links, notes);
   return notes;
 }

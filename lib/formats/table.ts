@@ -6,10 +6,10 @@
 // ones become the documented properties, and every other column is kept as a string property.
 
 import { AppError } from '../errors.js';
-import type { MapDocument, MapFeature, MapGroup } from '../geojson/model.js';
+import type { MapDocument, MapGroup } from '../geojson/model.js';
 import { MAX_FEATURES } from '../geojson/model.js';
 import type { SkippedItem } from '../jobContracts.js';
-import type { ParseOptions, ParsedFile } from './types.js';
+import { FeatureList, type FeatureSink, type ParseOptions, type ParsedFile } from './types.js';
 
 /** One cell as the readers deliver it: dates arrive as ISO strings, empty cells as null/undefined. */
 export type TableCell = string | number | boolean | null | undefined;
@@ -286,7 +286,8 @@ function isEmptyRow(cells: ArrayLike<TableCell>): boolean {
 
 export class TableBuilder {
   private plan: ColumnPlan | null = null;
-  private readonly features: MapFeature[] = [];
+  private readonly sink: FeatureSink;
+  private readonly list: FeatureList | undefined;
   private readonly groups: MapGroup[] = [];
   private readonly groupIdByPath = new Map<string, number>();
   private readonly groupIdByText = new Map<string, number | undefined>();
@@ -296,6 +297,8 @@ export class TableBuilder {
 
   constructor(options: ParseOptions) {
     this.images = new ServiceImageUrls(options.publicUrl);
+    if (options.sink) this.sink = options.sink;
+    else this.sink = this.list = new FeatureList();
   }
 
   /** Hands over one row. `rowNumber` is 1-based (the spreadsheet's row number). */
@@ -362,7 +365,7 @@ export class TableBuilder {
       this.skipped.push({ reason: `row ${rowNumber} skipped: ${reasons.join('; ')}`, line: rowNumber });
       return;
     }
-    if (this.features.length >= MAX_FEATURES) {
+    if (this.sink.count >= MAX_FEATURES) {
       throw new AppError('sheet_too_large', `the table has more than ${MAX_FEATURES} rows with coordinates`);
     }
 
@@ -406,9 +409,9 @@ export class TableBuilder {
       if ((text = cellText(cells[extra.index])) !== '') properties[extra.key] = text;
     }
 
-    this.features.push({
+    this.sink.add({
       type: 'Feature',
-      id: this.features.length + 1,
+      id: this.sink.count + 1,
       geometry: { type: 'Point', coordinates: [lon, lat] },
       properties,
     });
@@ -422,7 +425,7 @@ export class TableBuilder {
   finish(): ParsedFile {
     if (this.plan === null) throw new AppError('empty_table', 'the table is empty: it has no header row');
     if (this.dataRows === 0) throw new AppError('empty_table', 'the table has a header row and no data rows');
-    const document: MapDocument = { type: 'FeatureCollection', features: this.features, groups: this.groups };
+    const document: MapDocument = { type: 'FeatureCollection', features: this.list?.features ?? [], groups: this.groups };
     return { document, skipped: this.skipped, media: [] };
   }
 }

@@ -1,6 +1,6 @@
 // What every import parser produces. Parsers are pure (bytes in, document out), run inside a
 // parser thread, and never fetch anything.
-import type { MapDocument } from '../geojson/model.js';
+import type { MapDocument, MapFeature } from '../geojson/model.js';
 import type { SkippedItem } from '../jobContracts.js';
 
 /**
@@ -16,7 +16,30 @@ export interface ExtractedMedia {
   bytes: Uint8Array;
 }
 
+/**
+ * Where a parser puts the features it converts, one by one in file order, as soon as each is
+ * complete: into an array (FeatureList, the default) or straight out of the parser thread
+ * (activities/featureFile.ts), so a large file never holds all of its features at once.
+ */
+export interface FeatureSink {
+  add(feature: MapFeature): void;
+  /** Features added so far. */
+  readonly count: number;
+}
+
+/** A sink that keeps the features (tests, small documents, KMZ media linking). */
+export class FeatureList implements FeatureSink {
+  readonly features: MapFeature[] = [];
+  add(feature: MapFeature): void {
+    this.features.push(feature);
+  }
+  get count(): number {
+    return this.features.length;
+  }
+}
+
 export interface ParsedFile {
+  /** The document; its `features` are those of a FeatureList sink, empty for any other sink. */
   document: MapDocument;
   skipped: SkippedItem[];
   media: ExtractedMedia[];
@@ -27,6 +50,8 @@ export interface ParsedFile {
 export interface ParseOptions {
   /** The service's PUBLIC_URL: table imports resolve `service_image_url` values under it. */
   publicUrl: string;
+  /** Where the features go; without one they end up in `document.features`. */
+  sink?: FeatureSink;
 }
 
 export type FormatParser = (bytes: Uint8Array, options: ParseOptions) => ParsedFile | Promise<ParsedFile>;

@@ -2,7 +2,7 @@
 // be appended wherever they are (in JavaScript by appendToMapDocument, or inside PostgreSQL by
 // the append repository, which never loads the map's features into this process).
 import { AppError } from '../errors.js';
-import type { GroupId, MapDocument, MapFeature, MapGroup } from './model.js';
+import type { DocumentHead, GroupId, MapDocument, MapFeature, MapGroup } from './model.js';
 
 export interface AppendOptions {
   /** Put the appended content into a new group with this title (added to the target). */
@@ -106,25 +106,48 @@ export interface PreparedFeatures {
   extras: Record<string, unknown>;
 }
 
+export interface AppendPlan {
+  groupsToAdd: MapGroup[];
+  /** Top-level keys of the appended document other than type, features and groups. */
+  extras: Record<string, unknown>;
+  /** True when every appended feature keeps its group (the groups keep their ids). */
+  keepsGroups: boolean;
+  /** The next appended feature, with its id and group in the map (call in the document's order). */
+  placeFeature(feature: MapFeature): MapFeature;
+}
+
 const RESERVED_KEYS = new Set(['type', 'features', 'groups']);
 
-/** Gives the appended features their ids after the map's largest and their groups in the map. */
-export function prepareAppend(target: AppendTarget, incoming: MapDocument, options: AppendOptions = {}): PreparedFeatures {
+/** How the features of `incoming` (its groups and top-level keys; the features come later) join the target. */
+export function planAppend(target: AppendTarget, incoming: DocumentHead, options: AppendOptions = {}): AppendPlan {
   const plan = planGroupAppend(target.groups, incoming.groups, options);
   const featureIds = new IntegerIds(target.maxFeatureId, (id) => {
     if (!target.isFeatureIdUsed) throw new AppError('invalid_geojson', 'the map has used up its feature ids');
     return target.isFeatureIdUsed(id);
   });
-  const features = incoming.features.map((feature): MapFeature => {
-    const properties: Record<string, unknown> = { ...feature.properties };
-    const group = appendedGroupOf(plan, properties.group);
-    if (group === undefined) delete properties.group;
-    else properties.group = group;
-    return { type: 'Feature', id: featureIds.take(), geometry: feature.geometry, properties };
-  });
   const extras: Record<string, unknown> = {};
   for (const key of Object.keys(incoming)) {
     if (!RESERVED_KEYS.has(key)) Object.defineProperty(extras, key, { value: incoming[key], enumerable: true, writable: true, configurable: true });
   }
-  return { features, groupsToAdd: plan.groupsToAdd, extras };
+  let keepsGroups = plan.assignAll === undefined && plan.ungroupedTo === undefined;
+  for (const [from, to] of plan.remap) if (from !== to) keepsGroups = false;
+  return {
+    groupsToAdd: plan.groupsToAdd,
+    extras,
+    keepsGroups,
+    placeFeature(feature) {
+      const properties: Record<string, unknown> = { ...feature.properties };
+      const group = appendedGroupOf(plan, properties.group);
+      if (group === undefined) delete properties.group;
+      else properties.group = group;
+      return { type: 'Feature', id: featureIds.take(), geometry: feature.geometry, properties };
+    },
+  };
+}
+
+/** Gives the appended features their ids after the map's largest and their groups in the map. */
+export function prepareAppend(target: AppendTarget, incoming: MapDocument, options: AppendOptions = {}): PreparedFeatures {
+  const { features, ...head } = incoming;
+  const plan = planAppend(target, head, options);
+  return { features: features.map((feature) => plan.placeFeature(feature)), groupsToAdd: plan.groupsToAdd, extras: plan.extras };
 }

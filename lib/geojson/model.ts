@@ -54,6 +54,13 @@ export interface MapDocument {
   [key: string]: unknown;
 }
 
+/** A map document without its features (they are kept and moved apart from it when large). */
+export interface DocumentHead {
+  type?: 'FeatureCollection';
+  groups: MapGroup[];
+  [key: string]: unknown;
+}
+
 /** Most features one document may hold. */
 export const MAX_FEATURES = 500_000;
 /** Longest string group id. */
@@ -326,16 +333,19 @@ export function appendToMapDocument(
   return { document, added: incoming.features.length };
 }
 
+/** Adds the image id (`properties.image.id`) and marker id (`properties.marker_id`) a feature references. */
+export function collectMediaReferences(feature: MapFeature, images: Set<string>, markers: Set<string>): void {
+  const properties = feature.properties;
+  const image = properties.image;
+  if (isObjectRecord(image) && typeof image.id === 'string' && image.id !== '') images.add(image.id);
+  const marker = properties.marker_id;
+  if (typeof marker === 'string' && marker !== '') markers.add(marker);
+}
+
 /** Ids of images (`properties.image.id`) and markers (`properties.marker_id`) the document references, deduplicated, sorted. */
 export function mediaReferences(doc: MapDocument): { images: string[]; markers: string[] } {
   const images = new Set<string>();
   const markers = new Set<string>();
-  for (const feature of doc.features) {
-    const properties = feature.properties;
-    const image = properties.image;
-    if (isObjectRecord(image) && typeof image.id === 'string' && image.id !== '') images.add(image.id);
-    const marker = properties.marker_id;
-    if (typeof marker === 'string' && marker !== '') markers.add(marker);
-  }
+  for (const feature of doc.features) collectMediaReferences(feature, images, markers);
   return { images: [...images].sort(), markers: [...markers].sort() };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseMapDocument } from '../../lib/geojson/model.js';
-import { imagesToResolve, linkMedia } from '../../lib/formats/linkMedia.js';
+import { imageToResolve, linkMedia } from '../../lib/formats/linkMedia.js';
 
 const doc = () =>
   parseMapDocument({
@@ -17,8 +17,8 @@ const doc = () =>
 const fields = (id: string) => ({ id, w: 10, h: 20, tip_color: '#111111', avg_color: '#222222' });
 
 describe('linkMedia', () => {
-  it('lists image ids that need a lookup, leaving placeholders and complete images out', () => {
-    expect(imagesToResolve(doc(), (id) => id.startsWith('media:'))).toEqual(['abcdefghijklmnop', 'unknownunknown12']);
+  it('names the image ids that need a lookup or a stored placeholder, leaving complete images out', () => {
+    expect(doc().features.map(imageToResolve)).toEqual([undefined, 'media:1', 'abcdefghijklmnop', 'unknownunknown12', undefined]);
   });
 
   it('points placeholders and bare image ids at stored media, and drops what cannot be linked', () => {

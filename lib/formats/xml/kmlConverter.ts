@@ -28,6 +28,7 @@ import { setDataProperty } from './properties.js';
 import { shorten } from './shorten.js';
 import { readXml, type XmlHandler } from './sax.js';
 import { SkipList } from './skipped.js';
+import { FeatureList, type FeatureSink } from '../types.js';
 
 /** Finds files inside a KMZ archive; answers a media placeholder id, or undefined. */
 export interface KmlMediaResolver {
@@ -184,7 +185,6 @@ function unescapeAttribute(value: string): string {
 class KmlHandler implements XmlHandler {
   /** The name of the first Document, a title for a new map. */
   documentName: string | undefined;
-  readonly features: MapFeature[] = [];
   readonly groups: MapGroup[] = [];
   readonly skips = new SkipList();
   placemarkCount = 0;
@@ -194,7 +194,12 @@ class KmlHandler implements XmlHandler {
   private readonly containers: Container[] = [];
   private readonly styles = new Map<string, StyleData>();
   private readonly styleMaps = new Map<string, StyleMapData>();
-  private readonly styled: StyledFeature[] = [];
+  /**
+   * Features waiting for a style that is not defined yet (styles may follow their use); once
+   * one waits, every later feature waits behind it, so the features keep the file's order.
+   */
+  private readonly resolved = new Map<string, StyleData | undefined>();
+  private readonly held: { feature: MapFeature; styled?: StyledFeature }[] = [];
 
   private placemark: PlacemarkState | null = null;
 
@@ -220,7 +225,15 @@ class KmlHandler implements XmlHandler {
   private captureDepth = 0;
   private buffer = '';
 
-  constructor(private readonly media: KmlMediaResolver | undefined) {}
+  constructor(
+    readonly sink: FeatureSink,
+    private readonly media: KmlMediaResolver | undefined,
+  ) {}
+
+  /** Placemarks converted so far (sent on or held). */
+  get featureCount(): number {
+    return this.sink.count + this.held.length;
+  }
 
   private startCapture(depth: number): void {
     this.captureDepth = depth;
@@ -592,7 +605,7 @@ class KmlHandler implements XmlHandler {
       this.skips.add(`${placemarkLabel(state)}: no geometry with coordinates`, state.line);
       return;
     }
-    if (this.features.length >= MAX_FEATURES) {
+    if (this.featureCount >= MAX_FEATURES) {
       throw new AppError('too_many_features', `the KML file holds more than ${MAX_FEATURES} placemarks; a map holds at most ${MAX_FEATURES} items`);
     }
 
@@ -620,16 +633,14 @@ class KmlHandler implements XmlHandler {
 
     let kind = POINT;
     for (const part of state.parts) if (part.kind > kind) kind = part.kind;
-    if (state.styleUrl !== undefined || state.style !== undefined) {
-      this.styled.push({ properties, url: state.styleUrl, style: state.style, kind });
+    const feature: MapFeature = { type: 'Feature', id: this.featureCount + 1, geometry: buildGeometry(state.parts), properties };
+    const styled = state.styleUrl !== undefined || state.style !== undefined ? { properties, url: state.styleUrl, style: state.style, kind } : undefined;
+    if (this.held.length === 0 && (styled === undefined || this.isResolvable(styled.url, 0))) {
+      if (styled !== undefined) this.applyStyle(styled);
+      this.sink.add(feature);
+    } else {
+      this.held.push({ feature, styled });
     }
-
-    this.features.push({
-      type: 'Feature',
-      id: this.features.length + 1,
-      geometry: buildGeometry(state.parts),
-      properties,
-    });
   }
 
   private attachImage(properties: Record<string, unknown>, description: string): void {
@@ -654,30 +665,45 @@ class KmlHandler implements XmlHandler {
     }
   }
 
-  /** Applies styles once the whole file is read (styles may be defined after their use). */
-  applyStyles(): void {
-    const resolved = new Map<string, StyleData | undefined>();
-    for (const item of this.styled) {
-      let base: StyleData | undefined;
-      if (item.url !== undefined) {
-        if (resolved.has(item.url)) {
-          base = resolved.get(item.url);
-        } else {
-          base = this.resolveUrl(item.url, 0);
-          resolved.set(item.url, base);
-        }
-      }
-      const style = item.style === undefined ? base : base === undefined ? item.style : { ...base, ...item.style };
-      if (style === undefined) continue;
-      const properties = item.properties;
-      const color = item.kind === POINT ? style.iconColor : item.kind === LINE ? style.lineColor : (style.polyColor ?? style.lineColor);
-      if (color !== undefined) properties.color = color;
-      if (item.kind !== POINT && style.lineWidth !== undefined) properties['stroke-width'] = style.lineWidth;
-      if (item.kind === POINT && style.iconHref !== undefined && this.media !== undefined) {
-        const marker = this.media.marker(style.iconHref);
-        if (marker !== undefined) properties.marker_id = marker;
+  /** Sends on the features that waited for styles defined after them (at the end of the file). */
+  flushHeld(): void {
+    for (const { feature, styled } of this.held) {
+      if (styled !== undefined) this.applyStyle(styled);
+      this.sink.add(feature);
+    }
+    this.held.length = 0;
+  }
+
+  private applyStyle(item: StyledFeature): void {
+    let base: StyleData | undefined;
+    if (item.url !== undefined) {
+      if (this.resolved.has(item.url)) {
+        base = this.resolved.get(item.url);
+      } else {
+        base = this.resolveUrl(item.url, 0);
+        this.resolved.set(item.url, base);
       }
     }
+    const style = item.style === undefined ? base : base === undefined ? item.style : { ...base, ...item.style };
+    if (style === undefined) return;
+    const properties = item.properties;
+    const color = item.kind === POINT ? style.iconColor : item.kind === LINE ? style.lineColor : (style.polyColor ?? style.lineColor);
+    if (color !== undefined) properties.color = color;
+    if (item.kind !== POINT && style.lineWidth !== undefined) properties['stroke-width'] = style.lineWidth;
+    if (item.kind === POINT && style.iconHref !== undefined && this.media !== undefined) {
+      const marker = this.media.marker(style.iconHref);
+      if (marker !== undefined) properties.marker_id = marker;
+    }
+  }
+
+  /** True when every style the url leads to is defined already (a chain too long counts as done). */
+  private isResolvable(url: string | undefined, links: number): boolean {
+    if (url === undefined || links > MAX_STYLE_LINKS) return true;
+    const hash = url.indexOf('#');
+    const id = hash === -1 ? url : url.slice(hash + 1);
+    if (this.styles.has(id)) return true;
+    const map = this.styleMaps.get(id);
+    return map !== undefined && this.isResolvable(map.normalUrl, links + 1);
   }
 
   private resolveUrl(url: string, links: number): StyleData | undefined {
@@ -713,13 +739,14 @@ class KmlHandler implements XmlHandler {
  * Converts KML text into a map document. Throws AppError: invalid_file, doctype_not_allowed,
  * too_deep, no_features, too_many_features.
  */
-export function convertKml(text: string, media?: KmlMediaResolver): KmlConversion {
-  const handler = new KmlHandler(media);
+export function convertKml(text: string, media?: KmlMediaResolver, sink?: FeatureSink): KmlConversion {
+  const list = sink ? undefined : new FeatureList();
+  const handler = new KmlHandler(sink ?? list!, media);
   readXml(text, handler, { roots: ['kml'], what: 'KML file' });
-  if (handler.features.length === 0) throw new AppError('no_features', handler.nothingFoundMessage());
-  handler.applyStyles();
+  if (handler.featureCount === 0) throw new AppError('no_features', handler.nothingFoundMessage());
+  handler.flushHeld();
   return {
-    document: { type: 'FeatureCollection', features: handler.features, groups: handler.groups },
+    document: { type: 'FeatureCollection', features: list?.features ?? [], groups: handler.groups },
     skipped: handler.skips.result(),
     name: handler.documentName,
   };

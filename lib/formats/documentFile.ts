@@ -1,0 +1,161 @@
+// How a parsed document is kept between the parse and the write: a file of the features, one
+// JSON text per line (JSON.stringify never writes a raw line break), a line break, then the
+// rest of the document (the "head": type, groups, other top-level keys) as one JSON text.
+// The parser thread writes each feature as soon as it is converted, so no stage ever holds all
+// of them; the write activities stream the lines into the database.
+import fs from 'node:fs';
+import type { Readable } from 'node:stream';
+import { collectMediaReferences, type DocumentHead, type MapFeature } from '../geojson/model.js';
+import { imageToResolve } from './linkMedia.js';
+import type { FeatureSink } from './types.js';
+
+/** Where a document file is and where its features end. */
+export interface DocumentFile {
+  key: string;
+  /** Bytes of the feature lines (the head starts one byte later). */
+  featuresBytes: number;
+}
+
+export type { DocumentHead } from '../geojson/model.js';
+
+const FLUSH_CHARS = 1 << 20;
+
+/** The sink of a parser thread: writes features to a document file as they come. */
+export class FeatureFileWriter implements FeatureSink {
+  private readonly fd: number;
+  private pending: string[] = [];
+  private pendingChars = 0;
+  private written = 0;
+  private added = 0;
+  private open = true;
+  /** The features are numbered 1, 2, 3 … in order. */
+  sequentialIds = true;
+  /** Images and markers the features reference (placeholders included until media is linked). */
+  readonly images = new Set<string>();
+  readonly markers = new Set<string>();
+  /** Ids of `image` properties that still need their fields from the stored images. */
+  readonly imagesToResolve = new Set<string>();
+
+  constructor(file: string) {
+    this.fd = fs.openSync(file, 'w');
+  }
+
+  get count(): number {
+    return this.added;
+  }
+
+  add(feature: MapFeature): void {
+    if (feature.id !== this.added + 1) this.sequentialIds = false;
+    collectMediaReferences(feature, this.images, this.markers);
+    const image = imageToResolve(feature);
+    if (image !== undefined && !image.startsWith('media:')) this.imagesToResolve.add(image);
+    const text = JSON.stringify(feature);
+    if (this.added > 0) this.pending.push('\n');
+    this.pending.push(text);
+    this.added++;
+    this.pendingChars += text.length + 1;
+    if (this.pendingChars >= FLUSH_CHARS) this.flush();
+  }
+
+  /** Writes the head after the features and closes the file. */
+  finish(head: DocumentHead): { featuresBytes: number } {
+    this.flush();
+    const featuresBytes = this.written;
+    this.write(`\n${JSON.stringify(head)}`);
+    this.abandon();
+    return { featuresBytes };
+  }
+
+  /** Closes the file (again: nothing) without finishing it; the caller discards it. */
+  abandon(): void {
+    if (!this.open) return;
+    this.open = false;
+    fs.closeSync(this.fd);
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    this.written += this.write(this.pending.join(''));
+    this.pending = [];
+    this.pendingChars = 0;
+  }
+
+  private write(text: string): number {
+    const bytes = Buffer.from(text);
+    for (let at = 0; at < bytes.length; ) at += fs.writeSync(this.fd, bytes, at);
+    return bytes.length;
+  }
+}
+
+/** Source of a document file's bytes (the blob store). */
+export interface DocumentFileSource {
+  readStream(key: string, range?: { start: number; end: number }): Readable;
+}
+
+export async function readDocumentHead(source: DocumentFileSource, file: DocumentFile): Promise<DocumentHead> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of source.readStream(file.key, { start: file.featuresBytes + 1, end: Number.MAX_SAFE_INTEGER })) {
+    chunks.push(chunk as Buffer);
+  }
+  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as DocumentHead;
+}
+
+/** The feature lines' bytes as they are stored (chunks end anywhere, also inside a line). */
+export async function* featureBytes(source: DocumentFileSource, file: DocumentFile): AsyncGenerator<Buffer> {
+  if (file.featuresBytes === 0) return;
+  yield* source.readStream(file.key, { start: 0, end: file.featuresBytes - 1 }) as AsyncIterable<Buffer>;
+}
+
+/** The features, parsed one at a time. */
+export async function* readFeatures(source: DocumentFileSource, file: DocumentFile): AsyncGenerator<MapFeature> {
+  let rest = '';
+  const decoder = new TextDecoder();
+  for await (const chunk of featureBytes(source, file)) {
+    const text = rest + decoder.decode(chunk, { stream: true });
+    let start = 0;
+    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+      yield JSON.parse(text.slice(start, end)) as MapFeature;
+      start = end + 1;
+    }
+    rest = text.slice(start);
+  }
+  rest += decoder.decode();
+  if (rest !== '') yield JSON.parse(rest) as MapFeature;
+}
+
+const LINE_BREAK = 0x0a;
+const COMMA = 0x2c;
+
+/** The stored feature lines as the text of one JSON array: "[", the lines joined by ",", "]". */
+export async function* featuresArrayText(lines: AsyncIterable<Buffer>): AsyncGenerator<Buffer | string> {
+  yield '[';
+  for await (const chunk of lines) {
+    // A line break byte never occurs inside UTF-8 sequences or JSON strings: swap it in place.
+    for (let at = chunk.indexOf(LINE_BREAK); at !== -1; at = chunk.indexOf(LINE_BREAK, at + 1)) chunk[at] = COMMA;
+    yield chunk;
+  }
+  yield ']';
+}
+
+/** Features (changed on the way, say) as the text of one JSON array, in chunks of about 256 KB. */
+export async function* featureArrayOf(features: AsyncIterable<MapFeature>): AsyncGenerator<string> {
+  let batch = '[';
+  let first = true;
+  for await (const feature of features) {
+    batch += (first ? '' : ',') + JSON.stringify(feature);
+    first = false;
+    if (batch.length >= 256 * 1024) {
+      yield batch;
+      batch = '';
+    }
+  }
+  yield `${batch}]`;
+}
+
+/** The whole document's JSON text: the head with the features array put in as "features". */
+export async function* documentText(head: DocumentHead, featuresArray: AsyncIterable<Buffer | string>): AsyncGenerator<Buffer | string> {
+  const headText = JSON.stringify(head);
+  yield headText === '{}' ? '{"features":' : `${headText.slice(0, -1)},"features":`;
+  yield* featuresArray;
+  yield '}';
+}
