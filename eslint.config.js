@@ -50,7 +50,7 @@ const temporalProcesses = group(
 const topFolder = (...names) => `^(\\.\\./)+(${names.join('|')})(/|$)`;
 
 export default defineConfig([
-  globalIgnores(['data/', '.tools/', 'bench/out/', 'coverage/']),
+  globalIgnores(['data/', '.tools/', 'bench/out/', 'coverage/', '.scratch/']),
 
   js.configs.recommended,
   { ignores: ['web/**'], languageOptions: { globals: { ...globals.node } } },

@@ -29,7 +29,8 @@ export async function startBenchService(): Promise<BenchService> {
   // node --import tsx (not the tsx wrapper): the measured pid is the service itself.
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: database.url, TEMPORAL_ADDRESS: '' },
-    stdio: 'ignore',
+    // BENCH_SERVICE_LOGS=1 shows the service's own output (for looking into a slow case).
+    stdio: process.env.BENCH_SERVICE_LOGS ? 'inherit' : 'ignore',
   });
   const base = `http://127.0.0.1:${port}`;
   await waitFor('the service', async () => (await fetch(`${base}/healthz`).catch(() => null))?.status === 200, 120_000);

@@ -3,7 +3,10 @@
 import { AppError } from '../errors.js';
 import { isGeometryType } from '../geojson/geometry.js';
 import { describe } from '../geojson/json-data.js';
-import { parseMapDocument, type MapDocument } from '../geojson/model.js';
+import { isUtf8 } from 'node:buffer';
+import { FeatureIds, MAX_FEATURES, parseDocumentHead, parseFeatureAt, parseMapDocument, type MapDocument } from '../geojson/model.js';
+import { ScanFailure, scanFeatureCollection, type ScannedCollection } from './geojsonScan.js';
+import { FeatureList, type FeatureSink } from './types.js';
 
 const REASON_LIMIT = 100;
 
@@ -28,18 +31,83 @@ function kindOf(value: unknown): string {
 /**
  * Parses the bytes of an uploaded GeoJSON file (UTF-8, BOM allowed) into a map document.
  * Accepts a FeatureCollection (groups kept), a single Feature, or a bare geometry (wrapped into
- * one feature). Throws AppError('invalid_geojson').
+ * one feature). Throws AppError('invalid_geojson'). With a sink, the features go there one by
+ * one as they are parsed and the document comes back without them.
  */
-export function parseGeoJsonFile(bytes: Uint8Array): MapDocument {
-  let text: string;
-  try {
-    // ignoreBOM: false (the default) strips a leading byte order mark.
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    invalid('the file is not UTF-8 text');
+export function parseGeoJsonFile(bytes: Uint8Array, sink?: FeatureSink): MapDocument {
+  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (!isUtf8(buffer)) invalid('the file is not UTF-8 text');
+  const start = buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
+  if (buffer.subarray(start).every(isJsonSpace)) invalid('the file is empty');
+  const collection = scanOrNull(buffer, start);
+  if (collection !== null) {
+    const list = sink ? undefined : new FeatureList();
+    const streamed = streamCollection(buffer, collection, sink ?? list!);
+    if (streamed !== null) return { ...streamed, features: list?.features ?? [] };
   }
-  if (text.trim() === '') invalid('the file is empty');
+  const document = parseWhole(buffer.toString('utf8', start));
+  if (sink) {
+    for (const feature of document.features) sink.add(feature);
+    document.features = [];
+  }
+  return document;
+}
 
+const isJsonSpace = (byte: number): boolean => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+
+/** The file cut into pieces, or null when it is no object or its structure is broken (then it is parsed whole, for the message). */
+function scanOrNull(buffer: Buffer, start: number): ScannedCollection | null {
+  try {
+    return scanFeatureCollection(buffer, start);
+  } catch (error) {
+    if (error instanceof ScanFailure) return null;
+    throw error;
+  }
+}
+
+/**
+ * A FeatureCollection, one feature at a time: the top level (groups and other keys) is
+ * checked first, then each feature is parsed, checked and handed to the sink. Returns null
+ * when the top level is not a FeatureCollection with a features list (parsed whole instead).
+ */
+function streamCollection(buffer: Buffer, { members, featuresList, featureSpans, featureIds }: ScannedCollection, sink: FeatureSink): MapDocument | null {
+  const top: Record<string, unknown> = {};
+  for (const [key, [start, end]] of members) {
+    let value: unknown;
+    try {
+      value = JSON.parse(buffer.toString('utf8', start, end));
+    } catch {
+      return null;
+    }
+    Object.defineProperty(top, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  if (top.type !== 'FeatureCollection' || !featuresList) return null;
+  const count = featureIds.length;
+  if (count > MAX_FEATURES) invalid(`the document has ${count} features; at most ${MAX_FEATURES} are allowed`);
+  const { head, groupIds } = parseDocumentHead(top);
+  const ids = new FeatureIds();
+  const parsedIds = featureIds.map((raw, index) => ids.add(raw, index));
+  for (let index = 0; index < count; index++) {
+    let input: unknown;
+    try {
+      input = JSON.parse(buffer.toString('utf8', featureSpans[2 * index], featureSpans[2 * index + 1]));
+    } catch (error) {
+      invalid(`the file is not valid JSON: ${shortReason(error)} (in feature index ${index})`);
+    }
+    const feature = parseFeatureAt(input, index, parsedIds[index] as number, groupIds);
+    if (feature.id < 0) feature.id = ids.take();
+    sink.add(feature);
+  }
+  const document: MapDocument = { type: 'FeatureCollection', features: [], groups: head.groups };
+  for (const key of Object.keys(head)) if (key !== 'type' && key !== 'groups') setOwnKey(document, key, head[key]);
+  return document;
+}
+
+const setOwnKey = (target: object, key: string, value: unknown) =>
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+
+function parseWhole(text: string): MapDocument {
+  if (text.trim() === '') invalid('the file is empty');
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -12,7 +12,7 @@ import { AppError } from '../errors.js';
 import { MAX_FEATURES, type Geometry, type Position } from '../geojson/model.js';
 import { FeatureList, type FeatureSink, type FormatParser, type ParseOptions, type ParsedFile } from './types.js';
 import { garminColorToHex } from './xml/color.js';
-import { decodeXmlBytes } from './xml/decode.js';
+import { decodeXmlChunks } from './xml/decode.js';
 import { parseNumber } from './xml/numbers.js';
 import { lonLatProblem } from './xml/positions.js';
 import { readXml, type XmlHandler } from './xml/sax.js';
@@ -346,7 +346,7 @@ export const parseGpx: FormatParser = (bytes: Uint8Array, options?: ParseOptions
   if (kind !== undefined) throw new AppError('unsupported_type', `the file is ${kind}, not a GPX file`);
   const list = options?.sink ? undefined : new FeatureList();
   const handler = new GpxHandler(options?.sink ?? list!);
-  readXml(decodeXmlBytes(bytes, 'GPX file'), handler, { roots: ['gpx'], what: 'GPX file' });
+  readXml(decodeXmlChunks(bytes, 'GPX file'), handler, { roots: ['gpx'], what: 'GPX file' });
   if (handler.sink.count === 0) throw new AppError('no_features', handler.nothingFoundMessage());
   return {
     document: { type: 'FeatureCollection', features: list?.features ?? [], groups: [] },

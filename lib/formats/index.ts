@@ -10,11 +10,7 @@ import type { FormatParser } from './types.js';
 
 export const PARSERS: Record<ImportFileType, FormatParser> = {
   geojson: (bytes, options) => {
-    const document = parseGeoJsonFile(bytes);
-    if (options.sink) {
-      for (const feature of document.features) options.sink.add(feature);
-      document.features = [];
-    }
+    const document = parseGeoJsonFile(bytes, options.sink);
     // ogr2ogr and QGIS write the layer's name as a top-level "name".
     return { document, skipped: [], media: [], name: typeof document.name === 'string' ? document.name : undefined };
   },

@@ -3,7 +3,7 @@
 import { AppError } from '../errors.js';
 import { parseKmz } from './kmz.js';
 import type { FormatParser, ParseOptions, ParsedFile } from './types.js';
-import { decodeXmlBytes } from './xml/decode.js';
+import { decodeXmlChunks } from './xml/decode.js';
 import { convertKml } from './xml/kmlConverter.js';
 import { binaryKind, isZip } from './xml/sniff.js';
 
@@ -16,6 +16,6 @@ export const parseKml: FormatParser = (bytes: Uint8Array, options?: ParseOptions
   if (isZip(bytes)) return parseKmz(bytes, options?.sink);
   const kind = binaryKind(bytes);
   if (kind !== undefined) throw new AppError('unsupported_type', `the file is ${kind}, not a KML or KMZ file`);
-  const { document, skipped, name } = convertKml(decodeXmlBytes(bytes, 'KML file'), undefined, options?.sink);
+  const { document, skipped, name } = convertKml(decodeXmlChunks(bytes, 'KML file'), undefined, options?.sink);
   return { document, skipped, media: [], name };
 };

@@ -10,7 +10,7 @@
 // first .kml anywhere.
 import { AppError } from '../errors.js';
 import { mediaPlaceholder, type ExtractedMedia, type FeatureSink, type ParsedFile } from './types.js';
-import { decodeXmlBytes } from './xml/decode.js';
+import { decodeXmlChunks } from './xml/decode.js';
 import { convertKml, type KmlMediaResolver } from './xml/kmlConverter.js';
 import { isGif, isJpeg, isPng } from './xml/sniff.js';
 import { quoteEntryName, ZipArchive, type ZipEntry } from './zip.js';
@@ -170,7 +170,7 @@ export function parseKmz(bytes: Uint8Array, sink?: FeatureSink): ParsedFile {
         : `it holds ${names.join(', ')}${archive.entries.length > names.length ? ` and ${archive.entries.length - names.length} more` : ''}`;
     throw new AppError('no_kml_in_archive', `the KMZ archive holds no .kml file (${holds})`);
   }
-  const text = decodeXmlBytes(archive.readEntry(main), 'KML file');
+  const text = decodeXmlChunks(archive.readEntry(main), 'KML file');
   const slash = main.name.lastIndexOf('/');
   const media = new ArchiveMedia(archive, slash === -1 ? '' : main.name.slice(0, slash));
   const { document, skipped, name } = convertKml(text, media, sink);

@@ -81,7 +81,7 @@ function featureLabel(index: number, id: number): string {
   return id >= 0 ? `feature ${id} (index ${index})` : `feature index ${index}`;
 }
 
-function parseFeatureId(raw: unknown, index: number): number {
+export function parseFeatureId(raw: unknown, index: number): number {
   if (raw === undefined || raw === null) return -1;
   if (isIdNumber(raw)) return raw + 0; // -0 → 0
   if (typeof raw === 'string' && /^\s*\d+\s*$/.test(raw)) {
@@ -194,58 +194,103 @@ function parseGroups(raw: unknown): MapGroup[] {
   return groups;
 }
 
-function parseFeatures(raw: unknown[], groupIds: ReadonlySet<GroupId>): MapFeature[] {
-  const features: MapFeature[] = [];
-  const indexById = new Map<number, number>();
-  const withoutId: number[] = [];
-  let maxId = 0;
+/**
+ * Validates one feature of a document (whose groups are `groupIds`); `id` is its parsed id
+ * (parseFeatureId; -1 when it has none yet). Returns a normalised copy.
+ */
+export function parseFeatureAt(input: unknown, index: number, id: number, groupIds: ReadonlySet<GroupId>): MapFeature {
+  if (!isObjectRecord(input)) failInvalid(`feature index ${index} is not an object`);
+  if (input.type !== 'Feature') failInvalid(`feature index ${index}: "type" must be "Feature"`);
+  let geometry: Geometry;
+  let properties: Record<string, unknown>;
+  try {
+    geometry = copyGeometry(input.geometry);
+    const rawProperties = input.properties;
+    if (rawProperties === undefined || rawProperties === null) {
+      properties = {};
+    } else if (!isObjectRecord(rawProperties)) {
+      throw new Problem(`properties must be an object, not ${describe(rawProperties)}`);
+    } else {
+      properties = copyJsonData(rawProperties, 'properties') as Record<string, unknown>;
+    }
+  } catch (error) {
+    if (error instanceof Problem) failInvalid(`${featureLabel(index, id)}: ${error.message}`);
+    throw error;
+  }
 
+  const group = properties.group;
+  if (group !== undefined && group !== null && !groupIds.has(group as GroupId)) {
+    failInvalid(
+      `${id >= 0 ? `feature ${id}` : `feature index ${index}`} names group ${describe(group)}, which the document does not define`,
+    );
+  }
+  return { type: 'Feature', id, geometry, properties };
+}
+
+/**
+ * The feature ids of a document, given in order (raw values as in the file): refuses
+ * duplicates and ids that are not ids; hands out ids for the features without one.
+ */
+export class FeatureIds {
+  private readonly indexById = new Map<number, number>();
+  private maxId = 0;
+  private fresh: IntegerIds | undefined;
+
+  /** Registers the next feature's raw id; returns it parsed (-1: none). */
+  add(raw: unknown, index: number): number {
+    const id = parseFeatureId(raw, index);
+    if (id < 0) return id;
+    const previous = this.indexById.get(id);
+    if (previous !== undefined) {
+      failInvalid(`${featureLabel(index, id)}: id ${id} is already used by feature index ${previous}`);
+    }
+    this.indexById.set(id, index);
+    if (id > this.maxId) this.maxId = id;
+    return id;
+  }
+
+  /** An id for a feature without one (call once every feature's id has been added). */
+  take(): number {
+    this.fresh ??= new IntegerIds(this.maxId, (candidate) => this.indexById.has(candidate));
+    return this.fresh.take();
+  }
+}
+
+function parseFeatures(raw: unknown[], groupIds: ReadonlySet<GroupId>): MapFeature[] {
+  const ids = new FeatureIds();
+  const features: MapFeature[] = [];
   for (let index = 0; index < raw.length; index++) {
     const input: unknown = raw[index];
     if (!isObjectRecord(input)) failInvalid(`feature index ${index} is not an object`);
     if (input.type !== 'Feature') failInvalid(`feature index ${index}: "type" must be "Feature"`);
-
-    const id = parseFeatureId(input.id, index);
-    if (id >= 0) {
-      const previous = indexById.get(id);
-      if (previous !== undefined) {
-        failInvalid(`${featureLabel(index, id)}: id ${id} is already used by feature index ${previous}`);
-      }
-      indexById.set(id, index);
-      if (id > maxId) maxId = id;
-    } else {
-      withoutId.push(index);
-    }
-
-    let geometry: Geometry;
-    let properties: Record<string, unknown>;
-    try {
-      geometry = copyGeometry(input.geometry);
-      const rawProperties = input.properties;
-      if (rawProperties === undefined || rawProperties === null) {
-        properties = {};
-      } else if (!isObjectRecord(rawProperties)) {
-        throw new Problem(`properties must be an object, not ${describe(rawProperties)}`);
-      } else {
-        properties = copyJsonData(rawProperties, 'properties') as Record<string, unknown>;
-      }
-    } catch (error) {
-      if (error instanceof Problem) failInvalid(`${featureLabel(index, id)}: ${error.message}`);
-      throw error;
-    }
-
-    const group = properties.group;
-    if (group !== undefined && group !== null && !groupIds.has(group as GroupId)) {
-      failInvalid(
-        `${id >= 0 ? `feature ${id}` : `feature index ${index}`} names group ${describe(group)}, which the document does not define`,
-      );
-    }
-    features.push({ type: 'Feature', id, geometry, properties });
+    features.push(parseFeatureAt(input, index, ids.add(input.id, index), groupIds));
   }
-
-  const ids = new IntegerIds(maxId, (candidate) => indexById.has(candidate));
-  for (const index of withoutId) (features[index] as MapFeature).id = ids.take();
+  for (const feature of features) if (feature.id < 0) feature.id = ids.take();
   return features;
+}
+
+/**
+ * Validates the top level of a map document except its features (its groups and other keys)
+ * and returns a normalised copy, and the group ids its features may name.
+ */
+export function parseDocumentHead(input: Record<string, unknown>): { head: DocumentHead; groupIds: Set<GroupId> } {
+  const groups = parseGroups(input.groups);
+  const groupIds = new Set<GroupId>();
+  for (const group of groups) groupIds.add(group.id);
+  const head: DocumentHead = { type: 'FeatureCollection', groups };
+  for (const key of Object.keys(input)) {
+    if (RESERVED_TOP_LEVEL_KEYS.has(key)) continue;
+    const value = input[key];
+    if (value === undefined) continue;
+    const keyProblem = stringProblem(key);
+    if (keyProblem !== null) failInvalid(`top level: the key ${describe(key)} ${keyProblem}`);
+    const copy = withLocation(
+      () => 'top level',
+      () => copyJsonData(value, joinPath('', [key])),
+    );
+    setOwn(head, key, copy);
+  }
+  return { head, groupIds };
 }
 
 /**
@@ -267,24 +312,9 @@ export function parseMapDocument(input: unknown): MapDocument {
     failInvalid(`the document has ${rawFeatures.length} features; at most ${MAX_FEATURES} are allowed`);
   }
 
-  const groups = parseGroups(input.groups);
-  const groupIds = new Set<GroupId>();
-  for (const group of groups) groupIds.add(group.id);
-  const features = parseFeatures(rawFeatures, groupIds);
-
-  const document: MapDocument = { type: 'FeatureCollection', features, groups };
-  for (const key of Object.keys(input)) {
-    if (RESERVED_TOP_LEVEL_KEYS.has(key)) continue;
-    const value = input[key];
-    if (value === undefined) continue;
-    const keyProblem = stringProblem(key);
-    if (keyProblem !== null) failInvalid(`top level: the key ${describe(key)} ${keyProblem}`);
-    const copy = withLocation(
-      () => 'top level',
-      () => copyJsonData(value, joinPath('', [key])),
-    );
-    setOwn(document, key, copy);
-  }
+  const { head, groupIds } = parseDocumentHead(input);
+  const document: MapDocument = { type: 'FeatureCollection', features: parseFeatures(rawFeatures, groupIds), groups: head.groups };
+  for (const key of Object.keys(head)) if (!RESERVED_TOP_LEVEL_KEYS.has(key)) setOwn(document, key, head[key]);
   return document;
 }
 

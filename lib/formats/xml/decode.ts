@@ -49,12 +49,15 @@ function detectEncoding(bytes: Uint8Array): string {
   return declared;
 }
 
+/** Bytes decoded at a time: the text of a large file never exists as one string. */
+const CHUNK_BYTES = 1 << 20;
+
 /**
- * Decodes an XML file's bytes (the byte order mark is dropped). Throws AppError('invalid_file')
- * for an empty file, an unknown encoding, bytes that are not valid in the encoding, or NUL
- * characters. `what` names the format in messages ("KML file").
+ * Decodes an XML file's bytes piece by piece (the byte order mark is dropped). Throws
+ * AppError('invalid_file') for an empty file, an unknown encoding, bytes that are not valid in
+ * the encoding, or NUL characters. `what` names the format in messages ("KML file").
  */
-export function decodeXmlBytes(bytes: Uint8Array, what: string): string {
+export function* decodeXmlChunks(bytes: Uint8Array, what: string, chunkBytes = CHUNK_BYTES): Generator<string> {
   if (bytes.length === 0) throw new AppError('invalid_file', `the ${what} is empty`);
   const encoding = detectEncoding(bytes);
   let decoder: InstanceType<typeof TextDecoder>;
@@ -66,23 +69,31 @@ export function decodeXmlBytes(bytes: Uint8Array, what: string): string {
       `the ${what} declares the encoding ${JSON.stringify(encoding.slice(0, 40))}, which is not supported; save it as UTF-8`,
     );
   }
-  let text: string;
-  try {
-    text = decoder.decode(bytes);
-  } catch {
-    const name = decoder.encoding === 'utf-8' ? 'UTF-8' : decoder.encoding;
-    throw new AppError(
-      'invalid_file',
-      decoder.encoding === 'utf-8'
-        ? `the ${what} is not valid UTF-8 text; save it as UTF-8 or name its encoding in the XML declaration`
-        : `the ${what} is not valid ${name} text`,
-    );
+  let linesBefore = 0;
+  let blank = true;
+  for (let at = 0; at < bytes.length || at === 0; at += chunkBytes) {
+    const end = Math.min(at + chunkBytes, bytes.length);
+    let text: string;
+    try {
+      text = decoder.decode(bytes.subarray(at, end), { stream: end < bytes.length });
+    } catch {
+      const name = decoder.encoding === 'utf-8' ? 'UTF-8' : decoder.encoding;
+      throw new AppError(
+        'invalid_file',
+        decoder.encoding === 'utf-8'
+          ? `the ${what} is not valid UTF-8 text; save it as UTF-8 or name its encoding in the XML declaration`
+          : `the ${what} is not valid ${name} text`,
+      );
+    }
+    if (decoder.encoding === 'windows-1252') text = fixWindows1252(text);
+    const nul = text.indexOf('\u0000');
+    if (nul !== -1) {
+      throw new AppError('invalid_file', `the ${what} contains a NUL character (line ${linesBefore + lineAt(text, nul)}); it is not a text file`);
+    }
+    if (blank && /\S/.test(text)) blank = false;
+    for (let line = text.indexOf('\n'); line !== -1; line = text.indexOf('\n', line + 1)) linesBefore++;
+    if (text !== '') yield text;
+    if (end >= bytes.length) break;
   }
-  if (decoder.encoding === 'windows-1252') text = fixWindows1252(text);
-  const nul = text.indexOf('\u0000');
-  if (nul !== -1) {
-    throw new AppError('invalid_file', `the ${what} contains a NUL character (line ${lineAt(text, nul)}); it is not a text file`);
-  }
-  if (!/\S/.test(text)) throw new AppError('invalid_file', `the ${what} is empty`);
-  return text;
+  if (blank) throw new AppError('invalid_file', `the ${what} is empty`);
 }

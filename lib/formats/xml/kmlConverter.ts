@@ -739,7 +739,7 @@ class KmlHandler implements XmlHandler {
  * Converts KML text into a map document. Throws AppError: invalid_file, doctype_not_allowed,
  * too_deep, no_features, too_many_features.
  */
-export function convertKml(text: string, media?: KmlMediaResolver, sink?: FeatureSink): KmlConversion {
+export function convertKml(text: string | Iterable<string>, media?: KmlMediaResolver, sink?: FeatureSink): KmlConversion {
   const list = sink ? undefined : new FeatureList();
   const handler = new KmlHandler(sink ?? list!, media);
   readXml(text, handler, { roots: ['kml'], what: 'KML file' });

@@ -89,10 +89,9 @@ function describeParseError(error: Error, what: string): string {
  * Throws AppError: doctype_not_allowed, too_deep, invalid_file (malformed, truncated, wrong or
  * several roots); errors thrown by the handler pass through unchanged.
  */
-export function readXml(text: string, handler: XmlHandler, options: XmlReadOptions): void {
+export function readXml(text: string | Iterable<string>, handler: XmlHandler, options: XmlReadOptions): void {
   const { roots, what } = options;
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  assertNoDoctype(text, what);
 
   const parser = new SaxesParser({ xmlns: false, position: true });
   const names: string[] = [];
@@ -136,7 +135,12 @@ export function readXml(text: string, handler: XmlHandler, options: XmlReadOptio
   });
 
   try {
-    parser.write(text);
+    let first = true;
+    for (const chunk of typeof text === 'string' ? [text] : text) {
+      if (first) assertNoDoctype(chunk, what);
+      first = false;
+      parser.write(chunk);
+    }
     parser.close();
   } catch (error) {
     if (error instanceof AppError) throw error;
