@@ -26,12 +26,10 @@ export function makeParseFile(deps: ActivityDeps, parsers: ParserPool) {
       try {
         await faults?.beforeParse?.(context.cancellationSignal);
         const inputFile = await blobs.localFile(input.blobKey);
-        const t0 = performance.now(); // PROFILE
         const parsed = await parsers.parse(
           { fileType: input.fileType, inputFile, outputFile, options: { publicUrl } },
           context.cancellationSignal,
         );
-        console.log('PROFILE thread parse', Math.round(performance.now() - t0)); // PROFILE
         let file: DocumentFile = { key: (await blobs.adoptFile(PARSED_PREFIX, outputFile)).key, featuresBytes: parsed.featuresBytes };
         let { skipped, references } = parsed;
         if (parsed.media.length > 0 || parsed.imageIds.length > 0) {

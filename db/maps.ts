@@ -202,22 +202,19 @@ export interface NewMap {
 }
 
 export async function insertMap(db: Db, map: NewMap): Promise<MapRecord> {
-  const t1 = performance.now(); // PROFILE
-  try { return await retryingShortNameRace(db, async (trx) => { // PROFILE
+  return retryingShortNameRace(db, async (trx) => {
     if (map.requestId) {
       const done = await trx('import_requests').select('map_id').where({ request_id: map.requestId }).first();
       if (done) return (await findMapRecord(trx, Number(done.map_id)))!;
     }
     const shortName = await freeShortName(trx, map.ownerId, map.shortNameBase);
     await stageJson(trx, map.geojson());
-    const t0 = performance.now(); // PROFILE
     const inserted = await trx.raw(
       `insert into maps (owner_id, short_name, title, description, basemap, visibility, geojson)
        select ?, ?, ?, ?, ?, ?, doc from ${STAGED_JSON} returning id`,
       [map.ownerId, shortName, map.title, map.description, map.basemap, map.visibility],
     );
     const mapId = Number(inserted.rows[0].id);
-    console.log('PROFILE insert', Math.round(performance.now() - t0)); // PROFILE
     await writeMedia(trx, mapId, map.media);
     if (map.requestId) {
       await trx('import_requests').insert({
@@ -227,7 +224,7 @@ export async function insertMap(db: Db, map: NewMap): Promise<MapRecord> {
       });
     }
     return (await findMapRecord(trx, mapId))!;
-  }); } finally { console.log('PROFILE insertMap total incl commit', Math.round(performance.now() - t1)); } // PROFILE
+  });
 }
 
 export interface MapChanges {
@@ -331,7 +328,6 @@ export async function appendDocument(
       maxFeatureId: Number(facts.max_id),
     });
     const head = appendedHead(rest, append);
-    const t0 = performance.now(); // PROFILE
     if (featureCount === 0) {
       // Nothing to join: the new document goes in whole, parsed once.
       await stageJson(trx, withFeatures(head, append.features));
@@ -344,7 +340,6 @@ export async function appendDocument(
         [JSON.stringify(head), spec.mapId],
       );
     }
-    console.log('PROFILE append stage+update', Math.round(performance.now() - t0)); // PROFILE
     const media = [
       ...append.media.images.map((id) => ({ map_id: spec.mapId, kind: 'image', media_id: id })),
       ...append.media.markers.map((id) => ({ map_id: spec.mapId, kind: 'marker', media_id: id })),

@@ -69,7 +69,5 @@ export async function stageJson(trx: Knex.Transaction, text: JsonText): Promise<
     return;
   }
   const connection = (await trx.client.acquireConnection()) as pg.Client;
-  const t0 = performance.now(); // PROFILE
   await pipeline(Readable.from(copyRow(text)), connection.query(copyFrom(`copy ${STAGED_JSON} (doc) from stdin`)));
-  console.log('PROFILE copy', Math.round(performance.now() - t0)); // PROFILE
 }

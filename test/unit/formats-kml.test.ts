@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { byTitle, bytesOf, errorOf } from '../support/parsing.js';
 import { AppError } from '../../lib/errors.js';
 import { parseKml } from '../../lib/formats/kml.js';
-import type { ParsedFile } from '../../lib/formats/types.js';
+import { FeatureList, type ParsedFile } from '../../lib/formats/types.js';
 import { kmlColorToHex } from '../../lib/formats/xml/color.js';
 import { parseNumber } from '../../lib/formats/xml/numbers.js';
 import { parseCoordinateList } from '../../lib/formats/xml/positions.js';
@@ -270,6 +270,28 @@ describe('KML details', () => {
       <StyleMap id="loop"><Pair><key>normal</key><styleUrl>#loop</styleUrl></Pair></StyleMap>`),
     );
     expect(result.document.features.map((feature) => feature.properties.color)).toEqual(['#332211', '#665544', undefined]);
+  });
+
+  it('keeps the file order when a placemark waits for a style defined after it', () => {
+    const sink = new FeatureList();
+    parseKml(
+      new TextEncoder().encode(
+        kml(`
+      <Style id="early"><IconStyle><color>ff000001</color></IconStyle></Style>
+      <Placemark><name>a</name><styleUrl>#early</styleUrl><Point><coordinates>1,2</coordinates></Point></Placemark>
+      <Placemark><name>b</name><styleUrl>#late</styleUrl><Point><coordinates>1,2</coordinates></Point></Placemark>
+      <Placemark><name>c</name><Point><coordinates>1,2</coordinates></Point></Placemark>
+      <Placemark><name>d</name><styleUrl>#early</styleUrl><Point><coordinates>1,2</coordinates></Point></Placemark>
+      <Style id="late"><IconStyle><color>ff000002</color></IconStyle></Style>`),
+      ),
+      { publicUrl: 'http://localhost', sink },
+    );
+    expect(sink.features.map((f) => [f.id, f.properties.title, f.properties.color])).toEqual([
+      [1, 'a', '#010000'],
+      [2, 'b', '#020000'],
+      [3, 'c', undefined],
+      [4, 'd', '#010000'],
+    ]);
   });
 
   it('hides placemarks of hidden folders, and names unnamed folders "Folder"', () => {
