@@ -1,9 +1,9 @@
 // GeoJSON file uploads (map/upload and map/append with file_type "geojson").
 
+import { isUtf8 } from 'node:buffer';
 import { AppError } from '../errors.js';
 import { isGeometryType } from '../geojson/geometry.js';
 import { describe } from '../geojson/json-data.js';
-import { isUtf8 } from 'node:buffer';
 import { FeatureIds, MAX_FEATURES, parseDocumentHead, parseFeatureAt, parseMapDocument, type MapDocument } from '../geojson/model.js';
 import { ScanFailure, scanFeatureCollection, type ScannedCollection } from './geojsonScan.js';
 import { FeatureList, type FeatureSink } from './types.js';
@@ -53,6 +53,10 @@ export function parseGeoJsonFile(bytes: Uint8Array, sink?: FeatureSink): MapDocu
   return document;
 }
 
+/** Sets a key as data, even `__proto__` (as JSON.parse does). */
+const setOwnKey = (target: object, key: string, value: unknown) =>
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+
 const isJsonSpace = (byte: number): boolean => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 
 /** The file cut into pieces, or null when it is no object or its structure is broken (then it is parsed whole, for the message). */
@@ -79,7 +83,7 @@ function streamCollection(buffer: Buffer, { members, featuresList, featureSpans,
     } catch {
       return null;
     }
-    Object.defineProperty(top, key, { value, enumerable: true, writable: true, configurable: true });
+    setOwnKey(top, key, value);
   }
   if (top.type !== 'FeatureCollection' || !featuresList) return null;
   const count = featureIds.length;
@@ -102,9 +106,6 @@ function streamCollection(buffer: Buffer, { members, featuresList, featureSpans,
   for (const key of Object.keys(head)) if (key !== 'type' && key !== 'groups') setOwnKey(document, key, head[key]);
   return document;
 }
-
-const setOwnKey = (target: object, key: string, value: unknown) =>
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 
 function parseWhole(text: string): MapDocument {
   if (text.trim() === '') invalid('the file is empty');
