@@ -10,7 +10,12 @@ import { BlobTooLargeError, type BlobStore, type StoredBlob } from './blobStore.
 
 const KEY_PATTERN = /^[a-z0-9-]+\/[0-9a-f-]{36}$/;
 
+/** Age after which a scratch file is left over from a stopped process. */
+const STALE_SCRATCH_MS = 60 * 60 * 1000;
+
 export class LocalBlobStore implements BlobStore {
+  private swept: Promise<void> | undefined;
+
   constructor(private readonly root: string) {}
 
   private pathOf(key: string): string {
@@ -68,6 +73,8 @@ export class LocalBlobStore implements BlobStore {
   async scratchFile(): Promise<string> {
     const dir = path.join(this.root, 'scratch');
     await fsp.mkdir(dir, { recursive: true });
+    this.swept ??= this.removeStaleScratch(dir);
+    await this.swept;
     const file = path.join(dir, `${randomUUID()}.partial`);
     await fsp.writeFile(file, '');
     return file;
@@ -83,6 +90,19 @@ export class LocalBlobStore implements BlobStore {
 
   async discardFile(file: string): Promise<void> {
     if (this.isScratchFile(file)) await fsp.rm(file, { force: true });
+  }
+
+  /**
+   * Removes scratch files a stopped process left behind (a parse lasts minutes at most, so a
+   * file an hour old is no one's); once per process, on the first scratch file.
+   */
+  private async removeStaleScratch(dir: string): Promise<void> {
+    const cutoff = Date.now() - STALE_SCRATCH_MS;
+    for (const name of await fsp.readdir(dir)) {
+      const file = path.join(dir, name);
+      const stat = await fsp.stat(file).catch(() => null);
+      if (stat && stat.mtimeMs < cutoff && this.isScratchFile(file)) await fsp.rm(file, { force: true });
+    }
   }
 
   private isScratchFile(file: string): boolean {
