@@ -27,6 +27,7 @@ function lz4Available(trx: Knex.Transaction): Promise<boolean> {
       .raw("select 1 from pg_settings where name = 'default_toast_compression' and 'lz4' = any(enumvals)")
       .then((result: { rows: unknown[] }) => result.rows.length > 0);
     lz4ByClient.set(key, known);
+    known.catch(() => lz4ByClient.delete(key)); // asked again next time
   }
   return known;
 }
