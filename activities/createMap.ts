@@ -23,9 +23,9 @@ export function makeCreateMap({ db, blobs }: ActivityDeps) {
       // parsed again or held whole in this process.
       const parsed = input.parsed;
       const file = parsed ? { key: parsed.parsedKey, featuresBytes: parsed.featuresBytes } : undefined;
-      const head = file ? await readDocumentHead(blobs, file) : undefined;
-      const geojson = () =>
-        file && head ? documentText(head, featuresArrayText(featureBytes(blobs, file))) : oneChunk(JSON.stringify(emptyMapDocument()));
+      const { features: _none, ...emptyHead } = emptyMapDocument();
+      const head = file ? await readDocumentHead(blobs, file) : emptyHead;
+      const geojson = () => documentText(head, file ? featuresArrayText(featureBytes(blobs, file)) : ['[]']);
       const title = input.settings.title?.trim() || input.parsed?.name || DEFAULT_MAP_TITLE;
       const record = await insertMap(db, {
         ownerId: input.ownerId,
@@ -42,8 +42,4 @@ export function makeCreateMap({ db, blobs }: ActivityDeps) {
       return summaryOf(record);
     });
   };
-}
-
-async function* oneChunk(text: string): AsyncGenerator<string> {
-  yield text;
 }

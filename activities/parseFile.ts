@@ -81,7 +81,7 @@ async function linkDocumentMedia(
     return {
       file: { key: stored.key, featuresBytes },
       notes,
-      references: { images: [...writer.images].sort(), markers: [...writer.markers].sort() },
+      references: writer.references(),
     };
   } finally {
     writer.abandon();

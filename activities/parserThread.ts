@@ -52,7 +52,7 @@ export async function parseInThread({ fileType, inputFile, outputFile, options }
       skipped: capSkipped(skipped),
       media,
       imageIds: [...writer.imagesToResolve],
-      references: { images: [...writer.images].sort(), markers: [...writer.markers].sort() },
+      references: writer.references(),
       name: name?.trim().slice(0, 500) || undefined,
     };
   } catch (error) {

@@ -3,6 +3,9 @@
 import type { Knex } from 'knex';
 import type { Db } from './connection.js';
 import { UniqueViolation, translateDbError } from './errors.js';
+import { documentText } from '../lib/formats/documentFile.js';
+import { setOwn } from '../lib/geojson/json-data.js';
+import type { DocumentHead } from '../lib/geojson/model.js';
 import { STAGED_JSON, stageJson, type JsonText } from './stagedJson.js';
 
 export type { JsonText } from './stagedJson.js';
@@ -277,21 +280,12 @@ export interface AppendDocument {
 }
 
 /** The map's document without its features after the append: its own keys win over the extras. */
-function appendedHead(rest: Record<string, unknown>, append: PreparedAppend): Record<string, unknown> {
-  const head: Record<string, unknown> = {};
-  // defineProperty: a key named __proto__ stays data, as it came from JSON.
-  const set = (key: string, value: unknown) =>
-    Object.defineProperty(head, key, { value, enumerable: true, writable: true, configurable: true });
-  for (const [key, value] of Object.entries(append.extras)) set(key, value);
-  for (const [key, value] of Object.entries(rest)) set(key, value);
-  set('groups', [...((rest.groups as object[] | undefined) ?? []), ...append.groupsToAdd]);
+function appendedHead(rest: Record<string, unknown>, append: PreparedAppend): DocumentHead {
+  const head = {} as DocumentHead;
+  for (const [key, value] of Object.entries(append.extras)) setOwn(head, key, value);
+  for (const [key, value] of Object.entries(rest)) setOwn(head, key, value); // the map's own keys win
+  setOwn(head, 'groups', [...((rest.groups as object[] | undefined) ?? []), ...append.groupsToAdd]);
   return head;
-}
-
-async function* withFeatures(head: Record<string, unknown>, features: JsonText): JsonText {
-  yield `${JSON.stringify(head).slice(0, -1)},"features":`;
-  yield* features;
-  yield '}';
 }
 
 /**
@@ -330,7 +324,7 @@ export async function appendDocument(
     const head = appendedHead(rest, append);
     if (featureCount === 0) {
       // Nothing to join: the new document goes in whole, parsed once.
-      await stageJson(trx, withFeatures(head, append.features));
+      await stageJson(trx, documentText(head, append.features));
       await trx.raw(`update maps set geojson = s.doc, modified_at = now() from ${STAGED_JSON} s where maps.id = ?`, [spec.mapId]);
     } else {
       await stageJson(trx, append.features);

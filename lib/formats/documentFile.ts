@@ -44,6 +44,11 @@ export class FeatureFileWriter implements FeatureSink {
     return this.added;
   }
 
+  /** The images and markers referenced so far, sorted. */
+  references(): { images: string[]; markers: string[] } {
+    return { images: [...this.images].sort(), markers: [...this.markers].sort() };
+  }
+
   add(feature: MapFeature): void {
     if (feature.id !== this.added + 1) this.sequentialIds = false;
     collectMediaReferences(feature, this.images, this.markers);
@@ -153,7 +158,10 @@ export async function* featureArrayOf(features: AsyncIterable<MapFeature>): Asyn
 }
 
 /** The whole document's JSON text: the head with the features array put in as "features". */
-export async function* documentText(head: DocumentHead, featuresArray: AsyncIterable<Buffer | string>): AsyncGenerator<Buffer | string> {
+export async function* documentText(
+  head: DocumentHead,
+  featuresArray: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
+): AsyncGenerator<Buffer | string> {
   const headText = JSON.stringify(head);
   yield headText === '{}' ? '{"features":' : `${headText.slice(0, -1)},"features":`;
   yield* featuresArray;

@@ -3,7 +3,7 @@
 import { isUtf8 } from 'node:buffer';
 import { AppError } from '../errors.js';
 import { isGeometryType } from '../geojson/geometry.js';
-import { describe } from '../geojson/json-data.js';
+import { describe, setOwn } from '../geojson/json-data.js';
 import { FeatureIds, MAX_FEATURES, parseDocumentHead, parseFeatureAt, parseMapDocument, type MapDocument } from '../geojson/model.js';
 import { ScanFailure, scanFeatureCollection, type ScannedCollection } from './geojsonScan.js';
 import { FeatureList, type FeatureSink } from './types.js';
@@ -53,10 +53,6 @@ export function parseGeoJsonFile(bytes: Uint8Array, sink?: FeatureSink): MapDocu
   return document;
 }
 
-/** Sets a key as data, even `__proto__` (as JSON.parse does). */
-const setOwnKey = (target: object, key: string, value: unknown) =>
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-
 const isJsonSpace = (byte: number): boolean => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 
 /** The file cut into pieces, or null when it is no object or its structure is broken (then it is parsed whole, for the message). */
@@ -83,7 +79,7 @@ function streamCollection(buffer: Buffer, { members, featuresList, featureSpans,
     } catch {
       return null;
     }
-    setOwnKey(top, key, value);
+    setOwn(top, key, value);
   }
   if (top.type !== 'FeatureCollection' || !featuresList) return null;
   const count = featureIds.length;
@@ -103,7 +99,7 @@ function streamCollection(buffer: Buffer, { members, featuresList, featureSpans,
     sink.add(feature);
   }
   const document: MapDocument = { type: 'FeatureCollection', features: [], groups: head.groups };
-  for (const key of Object.keys(head)) if (key !== 'type' && key !== 'groups') setOwnKey(document, key, head[key]);
+  for (const key of Object.keys(head)) if (key !== 'type' && key !== 'groups') setOwn(document, key, head[key]);
   return document;
 }
 

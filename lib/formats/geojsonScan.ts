@@ -112,17 +112,40 @@ class Cursor {
     this.at = at;
   }
 
-  /** Reads a member key (the cursor is on its opening quote). */
-  key(): string {
-    const start = this.at;
-    this.string();
-    return JSON.parse(this.bytes.toString('utf8', start, this.at)) as string;
+  /**
+   * Walks the members of the object the cursor is on: for each, `member` gets where its key's
+   * text starts and ends and must move past the value (the cursor is on it).
+   */
+  members(member: (keyStart: number, keyEnd: number) => void): void {
+    this.expect(OPEN_OBJECT);
+    this.space();
+    if (this.peek() === CLOSE_OBJECT) {
+      this.at++;
+      return;
+    }
+    for (;;) {
+      if (this.peek() !== QUOTE) throw new ScanFailure('expected a key');
+      const keyStart = this.at;
+      this.string();
+      const keyEnd = this.at;
+      this.space();
+      this.expect(COLON);
+      this.space();
+      member(keyStart, keyEnd);
+      this.space();
+      if (this.peek() === COMMA) {
+        this.at++;
+        this.space();
+        continue;
+      }
+      this.expect(CLOSE_OBJECT);
+      return;
+    }
   }
 
-  /** Whether the key just read (between start and the cursor) is exactly "id" without escapes. */
-  isIdKey(start: number): boolean {
-    const bytes = this.bytes;
-    return this.at - start === 4 && bytes[start + 1] === LETTER_I && bytes[start + 2] === LETTER_D;
+  /** The key whose text (quotes included) runs from start to end. */
+  keyText(start: number, end: number): string {
+    return JSON.parse(this.bytes.toString('utf8', start, end)) as string;
   }
 
   /** Moves past one feature and returns the text of its "id" value, if it is an object that has one. */
@@ -131,43 +154,21 @@ class Cursor {
       this.value();
       return undefined;
     }
-    this.at++;
-    this.space();
-    if (this.peek() === CLOSE_OBJECT) {
-      this.at++;
-      return undefined;
-    }
     let id: [number, number] | undefined;
-    for (;;) {
-      if (this.peek() !== QUOTE) throw new ScanFailure('expected a key');
-      const keyStart = this.at;
-      this.string();
-      const isId = this.isIdKey(keyStart) || (this.hasEscape(keyStart) && this.keyText(keyStart) === 'id');
-      this.space();
-      this.expect(COLON);
-      this.space();
+    this.members((keyStart, keyEnd) => {
       const valueStart = this.at;
       this.value();
-      if (isId) id = [valueStart, this.at]; // the last one counts, as in JSON.parse
-      this.space();
-      if (this.peek() === COMMA) {
-        this.at++;
-        this.space();
-        continue;
-      }
-      this.expect(CLOSE_OBJECT);
-      return id;
-    }
+      // The last "id" counts, as in JSON.parse.
+      if (this.isId(keyStart, keyEnd)) id = [valueStart, this.at];
+    });
+    return id;
   }
 
-  /** Whether the text from start to the cursor holds a backslash (a key written with escapes). */
-  private hasEscape(start: number): boolean {
-    for (let at = start; at < this.at; at++) if (this.bytes[at] === BACKSLASH) return true;
-    return false;
-  }
-
-  private keyText(start: number): string {
-    return JSON.parse(this.bytes.toString('utf8', start, this.at)) as string;
+  /** Whether a key is "id": the bytes "id" exactly, or a key with escapes that reads "id". */
+  private isId(start: number, end: number): boolean {
+    const bytes = this.bytes;
+    if (end - start === 4) return bytes[start + 1] === LETTER_I && bytes[start + 2] === LETTER_D;
+    return bytes.subarray(start, end).includes(BACKSLASH) && this.keyText(start, end) === 'id';
   }
 }
 
@@ -180,41 +181,24 @@ export function scanFeatureCollection(bytes: Buffer, start: number): ScannedColl
   const cursor = new Cursor(bytes, start);
   cursor.space();
   if (cursor.done || cursor.peek() !== OPEN_OBJECT) return null;
-  cursor.at++;
   const members = new Map<string, [number, number]>();
   let featureSpans: number[] = [];
   let featureIds: unknown[] = [];
   let featuresList = false;
-  cursor.space();
-  if (cursor.peek() === CLOSE_OBJECT) cursor.at++;
-  else {
-    for (;;) {
-      if (cursor.peek() !== QUOTE) throw new ScanFailure('expected a key');
-      const key = cursor.key();
-      cursor.space();
-      cursor.expect(COLON);
-      cursor.space();
-      const valueStart = cursor.at;
-      if (key === 'features' && cursor.peek() === OPEN_LIST) {
-        ({ featureSpans, featureIds } = scanFeatures(cursor, bytes));
-        featuresList = true;
-        members.delete(key);
-      } else {
-        cursor.value();
-        members.set(key, [valueStart, cursor.at]);
-        // A later "features" that is no list wins, as in JSON.parse.
-        if (key === 'features') featuresList = false;
-      }
-      cursor.space();
-      if (cursor.peek() === COMMA) {
-        cursor.at++;
-        cursor.space();
-        continue;
-      }
-      cursor.expect(CLOSE_OBJECT);
-      break;
+  cursor.members((keyStart, keyEnd) => {
+    const key = cursor.keyText(keyStart, keyEnd);
+    const valueStart = cursor.at;
+    if (key === 'features' && cursor.peek() === OPEN_LIST) {
+      ({ featureSpans, featureIds } = scanFeatures(cursor, bytes));
+      featuresList = true;
+      members.delete(key);
+    } else {
+      cursor.value();
+      members.set(key, [valueStart, cursor.at]);
+      // A later "features" that is no list wins, as in JSON.parse.
+      if (key === 'features') featuresList = false;
     }
-  }
+  });
   cursor.space();
   if (!cursor.done) throw new ScanFailure('more text after the object');
   return { members, featuresList, featureSpans, featureIds };

@@ -2,6 +2,7 @@
 // be appended wherever they are (in JavaScript by appendToMapDocument, or inside PostgreSQL by
 // the append repository, which never loads the map's features into this process).
 import { AppError } from '../errors.js';
+import { setOwn } from './json-data.js';
 import type { DocumentHead, GroupId, MapDocument, MapFeature, MapGroup } from './model.js';
 
 export interface AppendOptions {
@@ -127,7 +128,7 @@ export function planAppend(target: AppendTarget, incoming: DocumentHead, options
   });
   const extras: Record<string, unknown> = {};
   for (const key of Object.keys(incoming)) {
-    if (!RESERVED_KEYS.has(key)) Object.defineProperty(extras, key, { value: incoming[key], enumerable: true, writable: true, configurable: true });
+    if (!RESERVED_KEYS.has(key)) setOwn(extras, key, incoming[key]);
   }
   let keepsGroups = plan.assignAll === undefined && plan.ungroupedTo === undefined;
   for (const [from, to] of plan.remap) if (from !== to) keepsGroups = false;
