@@ -1,10 +1,10 @@
 // Runs in a parser thread (see parserPool.ts): one parser call, reading the uploaded file and
 // writing the document file (lib/formats/documentFile.ts) feature by feature. Every failure
 // becomes a plain message, because only structured-cloneable values cross the thread boundary.
-import fs from 'node:fs';
 import { AppError } from '../lib/errors.js';
 import { PARSERS } from '../lib/formats/index.js';
 import { FeatureFileWriter } from '../lib/formats/documentFile.js';
+import { fileInput } from '../lib/formats/input.js';
 import { capSkipped } from '../lib/formats/skipped.js';
 import type { ExtractedMedia, ParseOptions } from '../lib/formats/types.js';
 import type { MediaRefs } from '../db/maps.js';
@@ -41,7 +41,7 @@ export async function parseInThread({ fileType, inputFile, outputFile, options }
   const parser = PARSERS[fileType];
   const writer = new FeatureFileWriter(outputFile);
   try {
-    const { document, skipped, media, name } = await parser(fs.readFileSync(inputFile), { ...options, sink: writer });
+    const { document, skipped, media, name } = await parser(fileInput(inputFile), { ...options, sink: writer });
     const { features: _none, ...head } = document;
     const { featuresBytes } = writer.finish(head);
     return {

@@ -8,6 +8,8 @@
 
 import { AppError } from '../errors.js';
 import { MAX_CELL_LENGTH, MAX_TABLE_COLUMNS, MAX_TABLE_ROWS, TableBuilder } from './table.js';
+import { isUtf8 } from 'node:buffer';
+import { asInput, type FileInput, type ParserInput } from './input.js';
 import type { FormatParser, ParsedFile, ParseOptions } from './types.js';
 
 // ---------------------------------------------------------------- encodings
@@ -157,24 +159,23 @@ export function detectDelimiter(text: string): CsvDelimiter {
 /** Line number (1-based) of a position of the text: \r\n, \n and a lone \r each end a line. */
 function lineAt(text: string, position: number): number {
   let line = 1;
-  for (let index = 0; index < position; index++) {
-    const char = text.charCodeAt(index);
-    if (char === 10) line++;
-    else if (char === 13 && text.charCodeAt(index + 1) !== 10) line++;
+  for (let at = text.indexOf('\n'); at !== -1 && at < position; at = text.indexOf('\n', at + 1)) line++;
+  for (let at = text.indexOf('\r'); at !== -1 && at < position; at = text.indexOf('\r', at + 1)) {
+    if (text.charCodeAt(at + 1) !== 10) line++;
   }
   return line;
 }
 
-function where(text: string, row: number, position: number): string {
-  const line = lineAt(text, position);
-  return line === row ? `row ${row}` : `row ${row} (line ${line})`;
-}
-
-function fieldTooLong(text: string, row: number, position: number): never {
-  throw new AppError(
-    'cell_too_large',
-    `${where(text, row, position)}: a field is longer than ${MAX_CELL_LENGTH} characters`,
-  );
+/**
+ * Where the text being read sits in a file read window by window: the first record's number,
+ * the lines before the text, and (for every window but the last) how to tell whether a quote
+ * comes later in the file.
+ */
+export interface CsvWindow {
+  row: number;
+  linesBefore: number;
+  /** Undefined for the last window. Reads on through the file: is there a double quote still? */
+  quoteLater?: () => boolean;
 }
 
 /**
@@ -183,38 +184,58 @@ function fieldTooLong(text: string, row: number, position: number): never {
  * `onRecord` with its 1-based record number. The fields array is reused between calls.
  * Throws csv_parse_error for a quote that is never closed or is followed by other text,
  * sheet_too_large / cell_too_large past the limits.
+ *
+ * With a window that is not the last (`quoteLater` set), a record that reaches the end of the
+ * text is left for the next window: returns where it starts (all of the text is read
+ * otherwise) and moves `window.row` on.
  */
 export function readCsvRecords(
   text: string,
   delimiter: CsvDelimiter,
   onRecord: (row: number, fields: string[]) => void,
-): void {
+  window: CsvWindow = { row: 1, linesBefore: 0 },
+): number {
   const separator = delimiter.charCodeAt(0);
   const length = text.length;
+  const more = window.quoteLater !== undefined;
   const fields: string[] = [];
-  let row = 1;
+  let row = window.row;
   let position = 0;
+  let recordStart = 0;
 
-  const endRecord = () => {
+  const where = (at: number): string => {
+    const line = window.linesBefore + lineAt(text, at);
+    return line === row ? `row ${row}` : `row ${row} (line ${line})`;
+  };
+  const fieldTooLong = (at: number): never => {
+    throw new AppError('cell_too_large', `${where(at)}: a field is longer than ${MAX_CELL_LENGTH} characters`);
+  };
+  /** Ends the record before `next`; false when it is left for the next window. */
+  const endRecord = (next: number): boolean => {
+    if (more && next >= length) return false;
     if (row > MAX_TABLE_ROWS) {
       throw new AppError('sheet_too_large', `the file has more than ${MAX_TABLE_ROWS} rows`);
     }
     onRecord(row, fields);
     fields.length = 0;
     row++;
+    position = recordStart = next;
+    return true;
   };
   const pushField = (value: string, start: number) => {
-    if (value.length > MAX_CELL_LENGTH) fieldTooLong(text, row, start);
+    if (value.length > MAX_CELL_LENGTH) fieldTooLong(start);
     if (fields.length >= MAX_TABLE_COLUMNS) {
       throw new AppError(
         'sheet_too_large',
-        `${where(text, row, start)} has more than ${MAX_TABLE_COLUMNS} columns (is the delimiter ${JSON.stringify(delimiter)} right?)`,
+        `${where(start)} has more than ${MAX_TABLE_COLUMNS} columns (is the delimiter ${JSON.stringify(delimiter)} right?)`,
       );
     }
     fields.push(value);
   };
+  const lineEnd = (at: number): number => at + (text.charCodeAt(at) === 13 && text.charCodeAt(at + 1) === 10 ? 2 : 1);
 
-  while (position < length) {
+  for (;;) {
+    if (position >= length) break;
     const fieldStart = position;
     let char = text.charCodeAt(position);
     if (char === 34) {
@@ -224,13 +245,13 @@ export function readCsvRecords(
       for (;;) {
         const close = text.indexOf('"', from);
         if (close === -1) {
+          const open = length - fieldStart > MAX_CELL_LENGTH + 2;
+          if (more && !open) break; // it may close in the next window
+          if (more && window.quoteLater!()) fieldTooLong(fieldStart);
           const shown = JSON.stringify(text.slice(fieldStart, fieldStart + 30));
-          throw new AppError(
-            'csv_parse_error',
-            `${where(text, row, fieldStart)}: a quoted field is never closed (it starts with ${shown})`,
-          );
+          throw new AppError('csv_parse_error', `${where(fieldStart)}: a quoted field is never closed (it starts with ${shown})`);
         }
-        if (close - fieldStart > MAX_CELL_LENGTH + 2) fieldTooLong(text, row, fieldStart);
+        if (close - fieldStart > MAX_CELL_LENGTH + 2) fieldTooLong(fieldStart);
         if (text.charCodeAt(close + 1) === 34) {
           value += text.slice(from, close + 1);
           from = close + 2;
@@ -240,29 +261,28 @@ export function readCsvRecords(
         position = close + 1;
         break;
       }
+      if (position === fieldStart) break; // the quoted field goes on in the next window
       pushField(value, fieldStart);
       if (position >= length) {
-        endRecord();
-        return;
+        if (!endRecord(position)) break;
+        continue;
       }
       char = text.charCodeAt(position);
       if (char === separator) {
         position++;
         if (position >= length) {
           pushField('', position);
-          endRecord();
-          return;
+          if (!endRecord(position)) break;
         }
         continue;
       }
       if (char === 10 || char === 13) {
-        position += char === 13 && text.charCodeAt(position + 1) === 10 ? 2 : 1;
-        endRecord();
+        if (!endRecord(lineEnd(position))) break;
         continue;
       }
       throw new AppError(
         'csv_parse_error',
-        `${where(text, row, position)}: a quoted field is followed by ${JSON.stringify(text[position])} instead of a delimiter or a line end (a quote inside a quoted field must be doubled)`,
+        `${where(position)}: a quoted field is followed by ${JSON.stringify(text[position])} instead of a delimiter or a line end (a quote inside a quoted field must be doubled)`,
       );
     }
 
@@ -273,24 +293,61 @@ export function readCsvRecords(
       if (char === separator || char === 10 || char === 13) break;
       end++;
     }
-    if (end - position > MAX_CELL_LENGTH) fieldTooLong(text, row, position);
+    if (end - position > MAX_CELL_LENGTH) fieldTooLong(position);
     pushField(text.slice(position, end), fieldStart);
     if (end >= length) {
-      endRecord();
-      return;
+      if (!endRecord(end)) break;
+      continue;
     }
     if (char === separator) {
       position = end + 1;
       if (position >= length) {
         pushField('', position);
-        endRecord();
-        return;
+        if (!endRecord(position)) break;
       }
       continue;
     }
-    position = end + (char === 13 && text.charCodeAt(end + 1) === 10 ? 2 : 1);
-    endRecord();
+    if (!endRecord(lineEnd(end))) break;
   }
+  window.row = row;
+  return more ? recordStart : length;
+}
+
+/**
+ * Reads CSV text that arrives in pieces: each window is what is left of the last one plus the
+ * next piece; a record cut by the end of a window is read again with the next.
+ */
+function readCsvPieces(pieces: Iterable<string>, onRecord: (row: number, fields: string[]) => void): void {
+  const iterator = pieces[Symbol.iterator]();
+  const window: CsvWindow = { row: 1, linesBefore: 0 };
+  let delimiter: CsvDelimiter | undefined;
+  let rest = '';
+  for (let next = iterator.next(); ; ) {
+    const text = rest + (next.done ? '' : next.value);
+    const following = next.done ? next : iterator.next();
+    if (delimiter === undefined) {
+      // The delimiter is told from the header line: wait until the text holds all of it.
+      if (!following.done && text.length < 65_536 && !/[\r\n]/.test(text)) {
+        rest = text;
+        next = following;
+        continue;
+      }
+      delimiter = detectDelimiter(text);
+    }
+    window.quoteLater = following.done ? undefined : () => quoteIn(following.value, iterator);
+    const read = readCsvRecords(text, delimiter, onRecord, window);
+    if (following.done) return;
+    window.linesBefore += lineAt(text, read) - 1;
+    rest = text.slice(read);
+    next = following;
+  }
+}
+
+/** Whether a double quote comes in this text or any later piece. */
+function quoteIn(text: string, later: Iterator<string>): boolean {
+  if (text.includes('"')) return true;
+  for (let next = later.next(); !next.done; next = later.next()) if (next.value.includes('"')) return true;
+  return false;
 }
 
 // ---------------------------------------------------------------- the parser
@@ -305,10 +362,65 @@ export function parseCsvText(text: string, options: ParseOptions, delimiter = de
 /**
  * CSV import: decodes the bytes (see decodeCsv), detects the delimiter (comma, semicolon, tab or
  * pipe) and converts the rows (see TableBuilder). Row numbers in `skipped` and in errors count
- * the header as row 1, as a spreadsheet application shows the file.
+ * the header as row 1, as a spreadsheet application shows the file. A file whose encoding is
+ * certain from its start (a byte order mark, UTF-16, or valid UTF-8 throughout) is decoded and
+ * read a megabyte at a time; only a file that needs the Windows-1252 guess is decoded whole.
  */
-export const parseCsv: FormatParser = (bytes: Uint8Array, options: ParseOptions): ParsedFile => {
-  const { text } = decodeCsv(bytes);
-  if (text.trim() === '') throw new AppError('empty_table', 'the file is empty');
-  return parseCsvText(text, options);
+export const parseCsv: FormatParser = (file: ParserInput, options: ParseOptions): ParsedFile => {
+  const input = asInput(file);
+  const encoding = streamableEncoding(input);
+  const texts = encoding === null ? [decodeCsv(input.bytes()).text] : decodePieces(input, encoding);
+  let blank = true;
+  function* noticingText(): Generator<string> {
+    for (const text of texts) {
+      if (blank && /\S/.test(text)) blank = false;
+      yield text;
+    }
+  }
+  const builder = new TableBuilder(options);
+  readCsvPieces(noticingText(), (row, fields) => builder.addRow(row, fields));
+  if (blank) throw new AppError('empty_table', 'the file is empty');
+  return builder.finish();
 };
+
+/** The encoding when the file's start settles it (or the whole file is valid UTF-8); null: guess on the whole (decodeCsv). */
+function streamableEncoding(input: FileInput): CsvEncoding | null {
+  const head = input.head;
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
+  if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
+  if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
+  const utf16 = guessUtf16(head);
+  if (utf16 !== null) return utf16;
+  return process.env.CSV_WHOLE ? null : isUtf8Throughout(input) ? 'utf-8' : null;
+}
+
+function* decodePieces(input: FileInput, encoding: CsvEncoding): Generator<string> {
+  const decoder = new TextDecoder(encoding); // drops a byte order mark
+  for (const piece of input.pieces()) yield decoder.decode(piece, { stream: true });
+  yield decoder.decode();
+}
+
+/** Whether the file is valid UTF-8, checked a piece at a time (a sequence cut by a piece's end is checked with the next). */
+function isUtf8Throughout(input: FileInput): boolean {
+  let carried = new Uint8Array(0);
+  for (const piece of input.pieces()) {
+    const bytes = carried.length === 0 ? piece : Buffer.concat([carried, piece]);
+    const whole = completeSequences(bytes);
+    if (!isUtf8(bytes.subarray(0, whole))) return false;
+    carried = bytes.slice(whole); // a copy: the piece's buffer is reused
+  }
+  return carried.length === 0;
+}
+
+/** How many bytes from the start end on a UTF-8 sequence boundary (a cut-off last sequence left out). */
+function completeSequences(bytes: Uint8Array): number {
+  for (let index = bytes.length - 1; index >= Math.max(0, bytes.length - 3); index--) {
+    const byte = bytes[index] as number;
+    if (byte < 0x80) return bytes.length;
+    if (byte >= 0xc0) {
+      const needs = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2;
+      return index + needs <= bytes.length ? bytes.length : index;
+    }
+  }
+  return bytes.length;
+}

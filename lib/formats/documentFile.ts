@@ -18,9 +18,14 @@ export interface DocumentFile {
 
 export type { DocumentHead } from '../geojson/model.js';
 
-const FLUSH_CHARS = 1 << 20;
+const FLUSH_CHARS = 64 * 1024;
 
-/** The sink of a parser thread: writes features to a document file as they come. */
+/**
+ * The sink of a parser thread: writes features to a document file as they come, in writes of
+ * about 64 kB (larger strings and buffers would live in V8's large-object space until a full
+ * collection; measured on a 15 MB CSV read in 64 kB pieces: 22 MB above idle with 1 MB writes,
+ * 14 MB with these).
+ */
 export class FeatureFileWriter implements FeatureSink {
   private readonly fd: number;
   private pending: string[] = [];
@@ -56,8 +61,14 @@ export class FeatureFileWriter implements FeatureSink {
     if (image !== undefined && !image.startsWith('media:')) this.imagesToResolve.add(image);
     const text = JSON.stringify(feature);
     if (this.added > 0) this.pending.push('\n');
-    this.pending.push(text);
     this.added++;
+    if (text.length >= FLUSH_CHARS) {
+      // A large feature (a long track) is written as it is, not joined to the others first.
+      this.flush();
+      this.written += this.write(text);
+      return;
+    }
+    this.pending.push(text);
     this.pendingChars += text.length + 1;
     if (this.pendingChars >= FLUSH_CHARS) this.flush();
   }
@@ -85,10 +96,20 @@ export class FeatureFileWriter implements FeatureSink {
     this.pendingChars = 0;
   }
 
+  /** Writes text (in slices, so a long text never becomes one large buffer); returns the bytes written. */
   private write(text: string): number {
-    const bytes = Buffer.from(text);
-    for (let at = 0; at < bytes.length; ) at += fs.writeSync(this.fd, bytes, at);
-    return bytes.length;
+    let total = 0;
+    for (let start = 0; start < text.length; ) {
+      let end = Math.min(start + FLUSH_CHARS, text.length);
+      // Never cut a surrogate pair: each half alone would be written as U+FFFD.
+      const last = text.charCodeAt(end - 1);
+      if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+      const bytes = Buffer.from(text.slice(start, end));
+      for (let at = 0; at < bytes.length; ) at += fs.writeSync(this.fd, bytes, at);
+      total += bytes.length;
+      start = end;
+    }
+    return total;
   }
 }
 

@@ -12,6 +12,7 @@ import { looksLikeCfb } from './spreadsheet/cfb.js';
 import { readXls } from './spreadsheet/xls.js';
 import { readXlsx } from './spreadsheet/xlsx.js';
 import { TableBuilder } from './table.js';
+import { asInput, type ParserInput } from './input.js';
 import type { FormatParser, ParsedFile, ParseOptions } from './types.js';
 import { isZip } from './xml/sniff.js';
 import { ZipArchive, type ZipLimits } from './zip.js';
@@ -134,8 +135,8 @@ function readSpreadsheet(bytes: Uint8Array, options: ExcelParseOptions): ParsedF
  * `mimetype` names an OpenDocument spreadsheet) or XLS (a BIFF8 workbook in an OLE2 compound
  * file), recognised by content. The first visible worksheet is imported.
  */
-export const parseExcel: FormatParser = (bytes: Uint8Array, options: ParseOptions): ParsedFile => {
-  const { document, skipped, media } = parseSpreadsheet(bytes, options);
+export const parseExcel: FormatParser = (input: ParserInput, options: ParseOptions): ParsedFile => {
+  const { document, skipped, media } = parseSpreadsheet(asInput(input).bytes(), options);
   return { document, skipped, media };
 };
 

@@ -1,6 +1,7 @@
 // KML uploads (file_type "kml"): plain KML text, or a KMZ archive recognised by its zip
 // signature. The conversion rules are in xml/kmlConverter.ts, the archive rules in kmz.ts.
 import { AppError } from '../errors.js';
+import { asInput, type ParserInput } from './input.js';
 import { parseKmz } from './kmz.js';
 import type { FormatParser, ParseOptions, ParsedFile } from './types.js';
 import { decodeXmlChunks } from './xml/decode.js';
@@ -12,10 +13,11 @@ import { binaryKind, isZip } from './xml/sniff.js';
  * invalid_file, doctype_not_allowed, too_deep, no_features, too_many_features, and for KMZ
  * invalid_archive, archive_too_large, no_kml_in_archive.
  */
-export const parseKml: FormatParser = (bytes: Uint8Array, options?: ParseOptions): ParsedFile => {
-  if (isZip(bytes)) return parseKmz(bytes, options?.sink);
-  const kind = binaryKind(bytes);
+export const parseKml: FormatParser = (file: ParserInput, options?: ParseOptions): ParsedFile => {
+  const input = asInput(file);
+  if (isZip(input.head)) return parseKmz(input.bytes(), options?.sink);
+  const kind = binaryKind(input.head);
   if (kind !== undefined) throw new AppError('unsupported_type', `the file is ${kind}, not a KML or KMZ file`);
-  const { document, skipped, name } = convertKml(decodeXmlChunks(bytes, 'KML file'), undefined, options?.sink);
+  const { document, skipped, name } = convertKml(decodeXmlChunks(input, 'KML file'), undefined, options?.sink);
   return { document, skipped, media: [], name };
 };

@@ -1,6 +1,7 @@
-// What every import parser produces. Parsers are pure (bytes in, document out), run inside a
+// What every import parser produces. Parsers are pure (a file in, document out), run inside a
 // parser thread, and never fetch anything.
 import type { MapDocument, MapFeature } from '../geojson/model.js';
+import type { ParserInput } from './input.js';
 import type { SkippedItem } from '../jobContracts.js';
 
 /**
@@ -54,6 +55,6 @@ export interface ParseOptions {
   sink?: FeatureSink;
 }
 
-export type FormatParser = (bytes: Uint8Array, options: ParseOptions) => ParsedFile | Promise<ParsedFile>;
+export type FormatParser = (input: ParserInput, options: ParseOptions) => ParsedFile | Promise<ParsedFile>;
 
 export const mediaPlaceholder = (index: number): string => `media:${index}`;

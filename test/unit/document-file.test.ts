@@ -80,6 +80,14 @@ describe('document files', () => {
     expect(writer.sequentialIds).toBe(true);
   });
 
+  it('write a feature longer than one write in slices, never cutting a character in two', async () => {
+    // Three prefixes put the cut at each of the three places in "😀é" (two UTF-16 units, one).
+    const long = [feature(1, { title: 'a' }), ...[1, 2, 3].map((n) => feature(n + 1, { title: `${'x'.repeat(n)}${'😀é'.repeat(50_000)}` }))];
+    const { file } = write('e', long, head);
+    expect(await collect(readFeatures(source, file))).toEqual(long);
+    expect(await readDocumentHead(source, file)).toEqual(head);
+  });
+
   it('notice features that are not numbered 1, 2, 3 …', () => {
     expect(write('d', [feature(1), feature(3)], head).writer.sequentialIds).toBe(false);
   });

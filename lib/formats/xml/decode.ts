@@ -2,6 +2,7 @@
 // without a mark, and the encoding an XML declaration names (ISO-8859-1, windows-1252, …, through
 // TextDecoder). Broken text and NUL characters are refused, never repaired.
 import { AppError } from '../../errors.js';
+import { asInput, PIECE_BYTES, type ParserInput } from '../input.js';
 
 /** Labels that mean UTF-16 (a declaration saying so without a BOM is usually a converted UTF-8 file). */
 const UTF16_LABELS = new Set(['utf-16', 'utf-16le', 'utf-16be', 'ucs-2', 'iso-10646-ucs-2', 'unicode']);
@@ -49,17 +50,15 @@ function detectEncoding(bytes: Uint8Array): string {
   return declared;
 }
 
-/** Bytes decoded at a time: the text of a large file never exists as one string. */
-const CHUNK_BYTES = 1 << 20;
-
 /**
  * Decodes an XML file's bytes piece by piece (the byte order mark is dropped). Throws
  * AppError('invalid_file') for an empty file, an unknown encoding, bytes that are not valid in
  * the encoding, or NUL characters. `what` names the format in messages ("KML file").
  */
-export function* decodeXmlChunks(bytes: Uint8Array, what: string, chunkBytes = CHUNK_BYTES): Generator<string> {
-  if (bytes.length === 0) throw new AppError('invalid_file', `the ${what} is empty`);
-  const encoding = detectEncoding(bytes);
+export function* decodeXmlChunks(file: ParserInput, what: string, pieceBytes = PIECE_BYTES): Generator<string> {
+  const input = asInput(file);
+  if (input.size === 0) throw new AppError('invalid_file', `the ${what} is empty`);
+  const encoding = detectEncoding(input.head);
   let decoder: InstanceType<typeof TextDecoder>;
   try {
     decoder = new TextDecoder(encoding, { fatal: true });
@@ -71,11 +70,14 @@ export function* decodeXmlChunks(bytes: Uint8Array, what: string, chunkBytes = C
   }
   let linesBefore = 0;
   let blank = true;
-  for (let at = 0; at < bytes.length || at === 0; at += chunkBytes) {
-    const end = Math.min(at + chunkBytes, bytes.length);
+  const pieces = input.pieces(pieceBytes)[Symbol.iterator]();
+  for (let done = false; !done; ) {
+    const next = pieces.next();
+    done = next.done === true;
     let text: string;
     try {
-      text = decoder.decode(bytes.subarray(at, end), { stream: end < bytes.length });
+      // The last call (no bytes) ends the stream: a sequence cut off at the end is an error.
+      text = done ? decoder.decode() : decoder.decode(next.value, { stream: true });
     } catch {
       const name = decoder.encoding === 'utf-8' ? 'UTF-8' : decoder.encoding;
       throw new AppError(
@@ -93,7 +95,6 @@ export function* decodeXmlChunks(bytes: Uint8Array, what: string, chunkBytes = C
     if (blank && /\S/.test(text)) blank = false;
     for (let line = text.indexOf('\n'); line !== -1; line = text.indexOf('\n', line + 1)) linesBefore++;
     if (text !== '') yield text;
-    if (end >= bytes.length) break;
   }
   if (blank) throw new AppError('invalid_file', `the ${what} is empty`);
 }

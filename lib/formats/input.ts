@@ -1,0 +1,88 @@
+// An uploaded file as the parsers read it: its first bytes (to recognise the format and its
+// encoding), its bytes piece by piece (text formats, so a large file never sits in memory
+// whole), or all of it at once (archives and GeoJSON, which need random access).
+import fs from 'node:fs';
+
+/**
+ * Bytes handed out per piece: small enough that a piece's text is an ordinary young object,
+ * freed by the next scavenge (1 MB pieces made strings in V8's large-object space, kept until a
+ * full collection; measured on a 15 MB CSV: 55 → 22 MB above idle, and faster).
+ */
+export const PIECE_BYTES = 64 * 1024;
+/** Bytes in `head`. */
+const HEAD_BYTES = 64 * 1024;
+
+export interface FileInput {
+  readonly size: number;
+  /** The first bytes (up to 64 kB; all of a smaller file). */
+  readonly head: Uint8Array;
+  /**
+   * The bytes in order, in pieces of up to `pieceBytes`. A piece is valid until the next one is
+   * asked for (the buffer may be reused): copy or decode it at once.
+   */
+  pieces(pieceBytes?: number): Iterable<Uint8Array>;
+  /** All the bytes. */
+  bytes(): Uint8Array;
+}
+
+/** A file's bytes in memory (tests; media inside archives). */
+export function bytesInput(bytes: Uint8Array): FileInput {
+  return {
+    size: bytes.length,
+    head: bytes.subarray(0, HEAD_BYTES),
+    *pieces(pieceBytes = PIECE_BYTES) {
+      for (let at = 0; at < bytes.length; at += pieceBytes) yield bytes.subarray(at, at + pieceBytes);
+    },
+    bytes: () => bytes,
+  };
+}
+
+/** A file on disk, read when asked (synchronously: parsers run in their own thread). */
+export function fileInput(path: string): FileInput {
+  const size = fs.statSync(path).size;
+  const head = new Uint8Array(Math.min(size, HEAD_BYTES));
+  withFile(path, (fd) => readFully(fd, head, 0));
+  return {
+    size,
+    head,
+    *pieces(pieceBytes = PIECE_BYTES) {
+      const fd = fs.openSync(path, 'r');
+      try {
+        const buffer = new Uint8Array(Math.min(pieceBytes, Math.max(size, 1)));
+        for (let at = 0; at < size; at += buffer.length) {
+          const read = readFully(fd, buffer, at);
+          if (read === 0) return;
+          yield buffer.subarray(0, read);
+        }
+      } finally {
+        fs.closeSync(fd);
+      }
+    },
+    bytes: () => fs.readFileSync(path),
+  };
+}
+
+function withFile<T>(path: string, use: (fd: number) => T): T {
+  const fd = fs.openSync(path, 'r');
+  try {
+    return use(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Fills target from the file at position (less at the end of the file); returns the bytes read. */
+function readFully(fd: number, target: Uint8Array, position: number): number {
+  let filled = 0;
+  while (filled < target.length) {
+    const read = fs.readSync(fd, target, filled, target.length - filled, position + filled);
+    if (read === 0) break;
+    filled += read;
+  }
+  return filled;
+}
+
+/** Parsers take a FileInput or plain bytes (tests, archives). */
+export type ParserInput = FileInput | Uint8Array;
+
+export const asInput = (input: ParserInput): FileInput => (input instanceof Uint8Array ? bytesInput(input) : input);
