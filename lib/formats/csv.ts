@@ -364,7 +364,7 @@ export function parseCsvText(text: string, options: ParseOptions, delimiter = de
  * pipe) and converts the rows (see TableBuilder). Row numbers in `skipped` and in errors count
  * the header as row 1, as a spreadsheet application shows the file. A file whose encoding is
  * certain from its start (a byte order mark, UTF-16, or valid UTF-8 throughout) is decoded and
- * read a megabyte at a time; only a file that needs the Windows-1252 guess is decoded whole.
+ * read in 64 kB pieces; only a file that needs the Windows-1252 guess is decoded whole.
  */
 export const parseCsv: FormatParser = (file: ParserInput, options: ParseOptions): ParsedFile => {
   const input = asInput(file);
