@@ -391,7 +391,7 @@ function streamableEncoding(input: FileInput): CsvEncoding | null {
   if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
   const utf16 = guessUtf16(head);
   if (utf16 !== null) return utf16;
-  return process.env.CSV_WHOLE ? null : isUtf8Throughout(input) ? 'utf-8' : null;
+  return isUtf8Throughout(input) ? 'utf-8' : null;
 }
 
 function* decodePieces(input: FileInput, encoding: CsvEncoding): Generator<string> {
