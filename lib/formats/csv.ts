@@ -234,8 +234,7 @@ export function readCsvRecords(
   };
   const lineEnd = (at: number): number => at + (text.charCodeAt(at) === 13 && text.charCodeAt(at + 1) === 10 ? 2 : 1);
 
-  for (;;) {
-    if (position >= length) break;
+  while (position < length) {
     const fieldStart = position;
     let char = text.charCodeAt(position);
     if (char === 34) {
@@ -315,30 +314,32 @@ export function readCsvRecords(
 
 /**
  * Reads CSV text that arrives in pieces: each window is what is left of the last one plus the
- * next piece; a record cut by the end of a window is read again with the next.
+ * next piece; a record cut by the end of a window is read again with the next. A long record
+ * waits until the window is twice its length, so it is read again only a few times.
  */
 function readCsvPieces(pieces: Iterable<string>, onRecord: (row: number, fields: string[]) => void): void {
   const iterator = pieces[Symbol.iterator]();
   const window: CsvWindow = { row: 1, linesBefore: 0 };
   let delimiter: CsvDelimiter | undefined;
   let rest = '';
+  let carried = 0;
   for (let next = iterator.next(); ; ) {
     const text = rest + (next.done ? '' : next.value);
     const following = next.done ? next : iterator.next();
-    if (delimiter === undefined) {
-      // The delimiter is told from the header line: wait until the text holds all of it.
-      if (!following.done && text.length < 65_536 && !/[\r\n]/.test(text)) {
-        rest = text;
-        next = following;
-        continue;
-      }
-      delimiter = detectDelimiter(text);
+    // The delimiter is told from the header line: wait until the text holds all of it.
+    const waiting = delimiter === undefined ? text.length < 65_536 && !/[\r\n]/.test(text) : text.length < 2 * carried;
+    if (waiting && !following.done) {
+      rest = text;
+      next = following;
+      continue;
     }
+    delimiter ??= detectDelimiter(text);
     window.quoteLater = following.done ? undefined : () => quoteIn(following.value, iterator);
     const read = readCsvRecords(text, delimiter, onRecord, window);
     if (following.done) return;
     window.linesBefore += lineAt(text, read) - 1;
     rest = text.slice(read);
+    carried = rest.length;
     next = following;
   }
 }

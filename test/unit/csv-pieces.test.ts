@@ -44,6 +44,13 @@ describe('CSV read in pieces', () => {
     for (const size of SIZES) expect(outcome(inPieces(bytes, size))).toEqual(whole);
   });
 
+  it('reads a record far longer than a piece', () => {
+    const bytes = new Uint8Array(Buffer.from(`lat,lon,name,note\n1,2,"${'z'.repeat(99_999)}",${'w'.repeat(99_000)}\n3,4,x,y\n`));
+    const whole = outcome(bytes) as ParsedFile;
+    expect(whole.document.features).toHaveLength(2);
+    expect(outcome(inPieces(bytes, 1000))).toEqual(whole);
+  });
+
   it('tells a quoted field that is too long from one never closed when it spans pieces', () => {
     const tooLong = Buffer.from(`lat,lon,name\n1,2,"${'y'.repeat(150_000)}"\n`);
     expect(outcome(inPieces(tooLong, 4096))).toMatchObject({ code: 'cell_too_large', message: expect.stringMatching(/^row 2: a field is longer/) });
