@@ -28,6 +28,8 @@ const FLUSH_CHARS = 64 * 1024;
  */
 export class FeatureFileWriter implements FeatureSink {
   private readonly fd: number;
+  /** The bytes of one write, reused: fresh buffers would pile up outside the heap until a collection. */
+  private readonly buffer = Buffer.allocUnsafe(FLUSH_CHARS * 3);
   private pending: string[] = [];
   private pendingChars = 0;
   private written = 0;
@@ -104,9 +106,9 @@ export class FeatureFileWriter implements FeatureSink {
       // Never cut a surrogate pair: each half alone would be written as U+FFFD.
       const last = text.charCodeAt(end - 1);
       if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
-      const bytes = Buffer.from(text.slice(start, end));
-      for (let at = 0; at < bytes.length; ) at += fs.writeSync(this.fd, bytes, at);
-      total += bytes.length;
+      const length = this.buffer.write(text.slice(start, end));
+      for (let at = 0; at < length; ) at += fs.writeSync(this.fd, this.buffer, at, length - at);
+      total += length;
       start = end;
     }
     return total;

@@ -88,15 +88,15 @@ export interface ExcelParseOptions extends ParseOptions {
 }
 
 /** Parses the first worksheet of an XLSX, XLS or ODS file into a map document. */
-export function parseSpreadsheet(bytes: Uint8Array, options: ExcelParseOptions): ParsedFile & { kind: SpreadsheetKind } {
+export async function parseSpreadsheet(bytes: Uint8Array, options: ExcelParseOptions): Promise<ParsedFile & { kind: SpreadsheetKind }> {
   try {
-    return readSpreadsheet(bytes, options);
+    return await readSpreadsheet(bytes, options);
   } catch (error) {
     throw asSpreadsheetError(error);
   }
 }
 
-function readSpreadsheet(bytes: Uint8Array, options: ExcelParseOptions): ParsedFile & { kind: SpreadsheetKind } {
+async function readSpreadsheet(bytes: Uint8Array, options: ExcelParseOptions): Promise<ParsedFile & { kind: SpreadsheetKind }> {
   const builder = new TableBuilder(options);
   let kind: SpreadsheetKind;
   if (looksLikeCfb(bytes)) {
@@ -114,10 +114,10 @@ function readSpreadsheet(bytes: Uint8Array, options: ExcelParseOptions): ParsedF
     const found = zipKind(zip);
     if (found === 'xlsx') {
       kind = 'xlsx';
-      readXlsx(zip, builder);
+      await readXlsx(zip, builder);
     } else if (found === 'ods') {
       kind = 'ods';
-      readOds(zip, builder);
+      await readOds(zip, builder);
     } else {
       throw new AppError('unsupported_type', `the file is ${found}; spreadsheets are imported from XLSX, XLS and ODS files`);
     }
@@ -135,8 +135,8 @@ function readSpreadsheet(bytes: Uint8Array, options: ExcelParseOptions): ParsedF
  * `mimetype` names an OpenDocument spreadsheet) or XLS (a BIFF8 workbook in an OLE2 compound
  * file), recognised by content. The first visible worksheet is imported.
  */
-export const parseExcel: FormatParser = (input: ParserInput, options: ParseOptions): ParsedFile => {
-  const { document, skipped, media } = parseSpreadsheet(asInput(input).bytes(), options);
+export const parseExcel: FormatParser = async (input: ParserInput, options: ParseOptions): Promise<ParsedFile> => {
+  const { document, skipped, media } = await parseSpreadsheet(asInput(input).bytes(), options);
   return { document, skipped, media };
 };
 

@@ -16,7 +16,7 @@
 // damaged archives and unsupported zip features, `encryptedCode` (default: `invalidCode`) for
 // encrypted entries. Messages name the archive by the caller's `label`.
 import { AppError, type ErrorCode } from '../errors.js';
-import { crc32, inflateRawSync } from 'node:zlib';
+import { crc32, createInflateRaw, inflateRawSync } from 'node:zlib';
 import { shorten } from './xml/shorten.js';
 
 export interface ZipLimits {
@@ -117,6 +117,67 @@ export class ZipArchive {
 
   /** The entry's content, inflated within the limits (a copy: it never holds on to the archive's bytes). */
   readEntry(entry: ZipEntry): Uint8Array {
+    const { compressed, left, ratioLimit } = this.locate(entry);
+    let content: Uint8Array;
+    if (entry.method === 0) {
+      content = compressed.slice();
+    } else {
+      const overrunLimit = entry.size + DECLARED_SIZE_SLACK + 1;
+      const limit = Math.min(left, ratioLimit, overrunLimit);
+      try {
+        content = inflateRawSync(compressed, { maxOutputLength: Math.max(1, limit) });
+      } catch (error) {
+        if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw this.overrun(entry, limit, left, overrunLimit);
+        throw this.notInflatable(entry, error);
+      }
+    }
+    if (content.length > left) throw this.budgetError();
+    this.inflated += content.length;
+    this.checkContent(entry, content.length, crc32(content));
+    return content;
+  }
+
+  /**
+   * The entry's content in pieces as it is inflated (by zlib's thread pool, while the caller
+   * reads the piece before), within the same limits as readEntry. The size and CRC are checked
+   * when the last piece has been read; a caller that stops early gets no such check.
+   */
+  async *readPieces(entry: ZipEntry, pieceBytes = 64 * 1024): AsyncGenerator<Uint8Array> {
+    const { compressed, left, ratioLimit } = this.locate(entry);
+    let produced = 0;
+    let crc = 0;
+    if (entry.method === 0) {
+      for (let at = 0; at < compressed.length; at += pieceBytes) {
+        const piece = compressed.subarray(at, at + pieceBytes);
+        produced += piece.length;
+        crc = crc32(piece, crc);
+        yield piece;
+      }
+    } else {
+      const overrunLimit = entry.size + DECLARED_SIZE_SLACK + 1;
+      const limit = Math.min(left, ratioLimit, overrunLimit);
+      // zlib fills larger buffers (fewer round trips to its thread pool), handed on in pieces.
+      const inflater = createInflateRaw({ chunkSize: 4 * pieceBytes });
+      inflater.end(compressed);
+      try {
+        for await (const chunk of inflater as AsyncIterable<Buffer>) {
+          produced += chunk.length;
+          if (produced > limit) throw this.overrun(entry, limit, left, overrunLimit);
+          crc = crc32(chunk, crc);
+          for (let at = 0; at < chunk.length; at += pieceBytes) yield chunk.subarray(at, at + pieceBytes);
+        }
+      } catch (error) {
+        throw error instanceof AppError ? error : this.notInflatable(entry, error);
+      } finally {
+        inflater.destroy();
+      }
+    }
+    this.inflated += produced;
+    this.checkContent(entry, produced, crc);
+  }
+
+  /** The entry's compressed bytes and how far it may inflate, after the checks that need no inflating. */
+  private locate(entry: ZipEntry): { compressed: Uint8Array; left: number; ratioLimit: number } {
     const { bytes, view, options } = this;
     const at = entry.localOffset;
     if (at + 30 > bytes.length || view.getUint32(at, true) !== LOCAL_SIGNATURE) {
@@ -134,39 +195,35 @@ export class ZipArchive {
         : Math.max(options.ratioAllowance ?? 0, entry.compressedSize * options.maxRatio);
     if (entry.size > left) throw this.budgetError();
     if (entry.size > ratioLimit) throw this.ratioError(entry);
-
-    let content: Uint8Array;
     if (entry.method === 0) {
       if (entry.compressedSize !== entry.size) throw this.corrupt(`the stored entry ${quoteEntryName(entry.name)} has inconsistent sizes`);
-      content = compressed.slice();
-    } else if (entry.method === 8) {
-      const overrunLimit = entry.size + DECLARED_SIZE_SLACK + 1;
-      const limit = Math.min(left, ratioLimit, overrunLimit);
-      try {
-        content = inflateRawSync(compressed, { maxOutputLength: Math.max(1, limit) });
-      } catch (error) {
-        if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') {
-          if (limit === overrunLimit) {
-            throw new AppError(
-              'archive_too_large',
-              `the ${options.label} entry ${quoteEntryName(entry.name)} inflates to more than the size it declares; the archive looks like a zip bomb`,
-            );
-          }
-          throw limit === left ? this.budgetError() : this.ratioError(entry);
-        }
-        throw this.corrupt(`the entry ${quoteEntryName(entry.name)} cannot be inflated (${(error as Error).message})`);
-      }
-    } else {
+    } else if (entry.method !== 8) {
       throw new AppError(
         options.invalidCode,
         `the ${options.label} entry ${quoteEntryName(entry.name)} uses zip compression method ${entry.method}; only stored and deflated entries are supported`,
       );
     }
-    if (content.length > left) throw this.budgetError();
-    this.inflated += content.length;
-    if (content.length !== entry.size) throw this.corrupt(`the entry ${quoteEntryName(entry.name)} is not the size the archive declares`);
-    if (crc32(content) !== entry.crc) throw this.corrupt(`the entry ${quoteEntryName(entry.name)} fails its CRC check`);
-    return content;
+    return { compressed, left, ratioLimit };
+  }
+
+  /** The error for an entry that inflates to `limit` bytes or more. */
+  private overrun(entry: ZipEntry, limit: number, left: number, overrunLimit: number): AppError {
+    if (limit === overrunLimit) {
+      return new AppError(
+        'archive_too_large',
+        `the ${this.options.label} entry ${quoteEntryName(entry.name)} inflates to more than the size it declares; the archive looks like a zip bomb`,
+      );
+    }
+    return limit === left ? this.budgetError() : this.ratioError(entry);
+  }
+
+  private notInflatable(entry: ZipEntry, error: unknown): AppError {
+    return this.corrupt(`the entry ${quoteEntryName(entry.name)} cannot be inflated (${(error as Error).message})`);
+  }
+
+  private checkContent(entry: ZipEntry, size: number, crc: number): void {
+    if (size !== entry.size) throw this.corrupt(`the entry ${quoteEntryName(entry.name)} is not the size the archive declares`);
+    if (crc !== entry.crc) throw this.corrupt(`the entry ${quoteEntryName(entry.name)} fails its CRC check`);
   }
 
   private readCentralDirectory(): ZipEntry[] {

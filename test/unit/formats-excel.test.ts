@@ -26,17 +26,17 @@ const OPTIONS: ExcelParseOptions = { publicUrl: 'https://maps.example.com' };
 
 const fixture = (name: string): Uint8Array => new Uint8Array(fs.readFileSync(path.join(FIXTURES, name)));
 
-function parse(bytes: Uint8Array, options: ExcelParseOptions = OPTIONS): ParsedFile & { kind: string } {
-  const result = parseSpreadsheet(bytes, options);
+async function parse(bytes: Uint8Array, options: ExcelParseOptions = OPTIONS): Promise<ParsedFile & { kind: string }> {
+  const result = await parseSpreadsheet(bytes, options);
   const json = JSON.stringify(result.document);
   expect(json).not.toContain('[object Object]');
   expect(parseMapDocument(JSON.parse(json))).toEqual(result.document);
   return result;
 }
 
-function parseError(bytes: Uint8Array, options: ExcelParseOptions = OPTIONS): AppError {
+async function parseError(bytes: Uint8Array, options: ExcelParseOptions = OPTIONS): Promise<AppError> {
   try {
-    parseSpreadsheet(bytes, options);
+    await parseSpreadsheet(bytes, options);
   } catch (error) {
     expect(error).toBeInstanceOf(AppError);
     // Every refusal is a deliberate one, not the safety net for unexpected exceptions.
@@ -49,9 +49,9 @@ function parseError(bytes: Uint8Array, options: ExcelParseOptions = OPTIONS): Ap
 const coordinates = (feature: MapFeature | undefined) => (feature?.geometry as { coordinates: number[] }).coordinates;
 const titles = (result: ParsedFile) => result.document.features.map((feature) => feature.properties.title);
 
-function withUntouchedPrototype(work: () => void): void {
+async function withUntouchedPrototype(work: () => Promise<void>): Promise<void> {
   const before = Object.getOwnPropertyNames(Object.prototype).sort();
-  work();
+  await work();
   expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(before);
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   expect(({} as Record<string, unknown>).x).toBeUndefined();
@@ -158,8 +158,8 @@ const NEW_YORK = { title: '42', group: 4, visible: false };
 const TOKYO = { title: '東京', description: 'Tokyo & around', group: 5 };
 
 describe('spreadsheet fixtures', () => {
-  it('reads an Excel-saved XLSX: shared and rich strings, dates, formulas, booleans, errors, hyperlinks', () => {
-    const result = parse(fixture('xlsx/places.xlsx'));
+  it('reads an Excel-saved XLSX: shared and rich strings, dates, formulas, booleans, errors, hyperlinks', async () => {
+    const result = await parse(fixture('xlsx/places.xlsx'));
     expect(result.kind).toBe('xlsx');
     expect(titles(result)).toEqual(['Paris', 'London', '42', '東京']);
     const [paris, london, newYork, tokyo] = result.document.features;
@@ -204,8 +204,8 @@ describe('spreadsheet fixtures', () => {
     ['xls', 'xls/places.xls'],
     ['ods', 'ods/places.ods'],
   ] as const) {
-    it(`reads the LibreOffice-saved ${kind.toUpperCase()} of the same workbook`, () => {
-      const result = parse(fixture(file));
+    it(`reads the LibreOffice-saved ${kind.toUpperCase()} of the same workbook`, async () => {
+      const result = await parse(fixture(file));
       expect(result.kind).toBe(kind);
       // LibreOffice recalculated the formula of row 9 (=A2+1) before saving.
       expect(titles(result)).toEqual(['Paris', 'London', '42', '東京', 'Paris']);
@@ -259,21 +259,21 @@ describe('recognition by content', () => {
     ['a Word .doc', makeCfb([{ name: 'WordDocument', data: new Uint8Array(600) }]), /OLE2 compound document/],
   ];
   for (const [label, bytes, message] of cases) {
-    it(`refuses ${label} with unsupported_type`, () => {
-      const error = parseError(bytes);
+    it(`refuses ${label} with unsupported_type`, async () => {
+      const error = await parseError(bytes);
       expect(error.code).toBe('unsupported_type');
       expect(error.message).toMatch(message);
     });
   }
 
-  it('does not care about the file name or the declared type: an ODS in disguise is an ODS', () => {
+  it('does not care about the file name or the declared type: an ODS in disguise is an ODS', async () => {
     const ods = makeOds(`<table:table table:name="T">${odsHeader}<table:table-row>${odsCell(1)}${odsCell(2)}${odsCell('x')}</table:table-row></table:table>`);
-    expect(parse(ods).kind).toBe('ods');
+    expect((await parse(ods)).kind).toBe('ods');
   });
 });
 
 describe('XLSX cells and workbook structure', () => {
-  it('handles every cell type in the coordinate and title columns without [object Object]', () => {
+  it('handles every cell type in the coordinate and title columns without [object Object]', async () => {
     const styles = `<?xml version="1.0"?><styleSheet xmlns="${NS}"><numFmts count="1"><numFmt numFmtId="170" formatCode="[$-409]d\\-mmm\\-yy;@"/></numFmts><cellXfs count="3"><xf numFmtId="0"/><xf numFmtId="170"/><xf numFmtId="10"/></cellXfs></styleSheet>`;
     const rows = [
       '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c><c r="D1" t="s"><v>3</v></c></row>',
@@ -286,13 +286,13 @@ describe('XLSX cells and workbook structure', () => {
       // Boolean and escaped control character in text; latitude as numeric text.
       '<row r="5"><c r="A5" t="s"><v>4</v></c><c r="B5" t="s"><v>5</v></c><c r="C5" t="s"><v>6</v></c><c r="D5" t="b"><v>0</v></c></row>',
     ].join('');
-    const result = parse(
+    const result = (await parse(
       makeXlsx({
         sheets: [{ xml: sheetXml(rows) }],
         styles,
         sharedStrings: ['lat', 'lon', 'title', 'note', ' 12.5 ', '-7,25', 'Line_x000D_break _x005F_x0041_'],
       }),
-    );
+    ));
     expect(result.document.features.map(coordinates)).toEqual([
       [0.5, 5],
       [-7.25, 12.5],
@@ -307,32 +307,32 @@ describe('XLSX cells and workbook structure', () => {
     ]);
   });
 
-  it('imports the first visible worksheet only (hidden sheets and chart sheets are passed over)', () => {
+  it('imports the first visible worksheet only (hidden sheets and chart sheets are passed over)', async () => {
     const sheet = (title: string) =>
       sheetXml(`<row r="1"><c r="A1" t="inlineStr"><is><t>lat</t></is></c><c r="B1" t="inlineStr"><is><t>lon</t></is></c><c r="C1" t="inlineStr"><is><t>name</t></is></c></row><row r="2"><c r="A2"><v>1</v></c><c r="B2"><v>2</v></c><c r="C2" t="inlineStr"><is><t>${title}</t></is></c></row>`);
-    const result = parse(
+    const result = (await parse(
       makeXlsx({
         sheets: [{ xml: '<chartsheet/>', chart: true }, { xml: sheet('hidden'), hidden: true }, { xml: sheet('visible') }, { xml: sheet('third') }],
       }),
-    );
+    ));
     expect(titles(result)).toEqual(['visible']);
   });
 
-  it('reads dates of the 1904 date system', () => {
+  it('reads dates of the 1904 date system', async () => {
     const styles = `<?xml version="1.0"?><styleSheet xmlns="${NS}"><cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="14"/></cellXfs></styleSheet>`;
     const xml = sheetXml(
       '<row r="1"><c t="inlineStr"><is><t>lat</t></is></c><c t="inlineStr"><is><t>lon</t></is></c><c t="inlineStr"><is><t>when</t></is></c></row><row r="2"><c><v>1</v></c><c><v>2</v></c><c s="1"><v>0</v></c></row>',
     );
-    const result = parse(makeXlsx({ sheets: [{ xml }], styles, workbookPr: '<workbookPr date1904="1"/>' }));
+    const result = await parse(makeXlsx({ sheets: [{ xml }], styles, workbookPr: '<workbookPr date1904="1"/>' }));
     expect(result.document.features[0]?.properties).toEqual({ when: '1904-01-01' });
   });
 
-  it('ignores the declared dimension of a small sheet', () => {
-    const result = parse(simpleXlsx([['lat', 'lon'], [1, 2]], '<dimension ref="A1:XFD1048576"/>'));
+  it('ignores the declared dimension of a small sheet', async () => {
+    const result = await parse(simpleXlsx([['lat', 'lon'], [1, 2]], '<dimension ref="A1:XFD1048576"/>'));
     expect(result.document.features).toHaveLength(1);
   });
 
-  it('accepts a workbook without shared strings and styles parts', () => {
+  it('accepts a workbook without shared strings and styles parts', async () => {
     const bytes = makeZip([
       { name: 'xl/workbook.xml', data: `<workbook xmlns="${NS}" xmlns:r="${REL}"><sheets><sheet name="A" sheetId="1" r:id="r1"/></sheets></workbook>` },
       {
@@ -341,24 +341,24 @@ describe('XLSX cells and workbook structure', () => {
       },
       { name: 'xl/worksheets/a.xml', data: sheetXml('<row><c t="inlineStr"><is><t>lat</t></is></c><c t="inlineStr"><is><t>lon</t></is></c></row><row><c><v>3</v></c><c><v>4</v></c></row>') },
     ]);
-    const result = parse(bytes);
+    const result = await parse(bytes);
     expect(coordinates(result.document.features[0])).toEqual([4, 3]);
     expect(result.skipped).toEqual([]);
   });
 
-  it('names the missing coordinate columns of a sheet', () => {
-    const error = parseError(simpleXlsx([['name', 'x'], ['a', 1]]));
+  it('names the missing coordinate columns of a sheet', async () => {
+    const error = await parseError(simpleXlsx([['name', 'x'], ['a', 1]]));
     expect(error.code).toBe('missing_coordinate_columns');
     expect(error.message).toContain('lat, latitude');
   });
 
-  it('refuses a workbook without any row', () => {
-    expect(parseError(simpleXlsx([])).code).toBe('empty_table');
+  it('refuses a workbook without any row', async () => {
+    expect((await parseError(simpleXlsx([]))).code).toBe('empty_table');
   });
 });
 
 describe('ODS cells', () => {
-  it('reads typed values, paragraphs, spaces, repeats, and leaves annotations and errors out', () => {
+  it('reads typed values, paragraphs, spaces, repeats, and leaves annotations and errors out', async () => {
     const table = `<table:table table:name="Sheet1">
       <table:table-column table:number-columns-repeated="5"/>
       <table:table-header-rows>${`<table:table-row>${odsCell('lat')}${odsCell('lon')}${odsCell('name')}${odsCell('when')}${odsCell('visible')}</table:table-row>`}</table:table-header-rows>
@@ -367,7 +367,7 @@ describe('ODS cells', () => {
       <table:table-row><table:table-cell table:number-columns-repeated="2" office:value-type="percentage" office:value="0.5"/><table:table-cell office:value-type="string" office:string-value="" calcext:value-type="error"><text:p>#N/A</text:p></table:table-cell><table:table-cell office:value-type="time" office:time-value="PT13H45M00S"/><table:covered-table-cell/></table:table-row>
       <table:table-row table:number-rows-repeated="1047571"><table:table-cell table:number-columns-repeated="1024"/></table:table-row>
     </table:table><table:table table:name="Second">${odsHeader}<table:table-row>${odsCell(1)}${odsCell(1)}${odsCell('second sheet')}</table:table-row></table:table>`;
-    const result = parse(makeOds(table));
+    const result = await parse(makeOds(table));
     expect(result.document.features.map((feature) => feature.properties)).toEqual([
       { title: 'Two   spaces\nsecond line', when: '2024-03-01', visible: false },
       { title: 'Two   spaces\nsecond line', when: '2024-03-01', visible: false },
@@ -381,14 +381,14 @@ describe('ODS cells', () => {
     expect(result.skipped).toEqual([]);
   });
 
-  it('refuses an ODS without content.xml', () => {
+  it('refuses an ODS without content.xml', async () => {
     const bytes = makeZip([{ name: 'mimetype', data: 'application/vnd.oasis.opendocument.spreadsheet', store: true }]);
-    expect(parseError(bytes).code).toBe('invalid_spreadsheet');
+    expect((await parseError(bytes)).code).toBe('invalid_spreadsheet');
   });
 });
 
 describe('XLS records', () => {
-  it('reads numbers, RK and MULRK values, booleans, formulas and their cached strings', () => {
+  it('reads numbers, RK and MULRK values, booleans, formulas and their cached strings', async () => {
     const position = (row: number, column: number, xf = 15) => [...u16(row), ...u16(column), ...u16(xf)];
     const rk = (value: number) => u32((Math.round(value * 100) << 2) | 3); // an integer × 100, with the ÷100 flag
     const stream = makeWorkbookStream({
@@ -422,7 +422,7 @@ describe('XLS records', () => {
         },
       ],
     });
-    const result = parse(xlsFile(stream));
+    const result = await parse(xlsFile(stream));
     expect(result.kind).toBe('xls');
     expect(result.document.features.map(coordinates)).toEqual([
       [2.35, 48.8566],
@@ -435,7 +435,7 @@ describe('XLS records', () => {
     expect(result.skipped).toEqual([{ reason: 'row 4 skipped: longitude is empty', line: 4 }]);
   });
 
-  it('reads shared strings that continue across CONTINUE records, switching width', () => {
+  it('reads shared strings that continue across CONTINUE records, switching width', async () => {
     // Header strings, then one string of 6 characters: "ab" compressed, "çd€f" continued as UTF-16.
     const head = [...xlString('lat'), ...xlString('lon'), ...xlString('name')];
     const sst = [
@@ -458,10 +458,10 @@ describe('XLS records', () => {
         },
       ],
     });
-    expect(titles(parse(xlsFile(stream)))).toEqual(['abçd€f']);
+    expect(titles((await parse(xlsFile(stream))))).toEqual(['abçd€f']);
   });
 
-  it('imports the first visible sheet', () => {
+  it('imports the first visible sheet', async () => {
     const sheet = (title: string) => ({
       cells: [
         { row: 0, column: 0, value: 'lat' },
@@ -473,22 +473,22 @@ describe('XLS records', () => {
       ],
     });
     const stream = makeWorkbookStream({ sheets: [{ ...sheet('hidden'), hidden: true }, sheet('visible'), sheet('third')] });
-    expect(titles(parse(xlsFile(stream)))).toEqual(['visible']);
+    expect(titles((await parse(xlsFile(stream))))).toEqual(['visible']);
   });
 
-  it('refuses encrypted workbooks, Excel 5 workbooks and broken compound files clearly', () => {
+  it('refuses encrypted workbooks, Excel 5 workbooks and broken compound files clearly', async () => {
     const sheets = [{ cells: [{ row: 0, column: 0, value: 'lat' }] }];
-    const encrypted = parseError(xlsFile(makeWorkbookStream({ globals: [record(0x002f, u16(1), new Array(52).fill(0))], sheets })));
+    const encrypted = await parseError(xlsFile(makeWorkbookStream({ globals: [record(0x002f, u16(1), new Array(52).fill(0))], sheets })));
     expect(encrypted.code).toBe('encrypted_spreadsheet');
-    const ooxmlEncrypted = parseError(
+    const ooxmlEncrypted = (await parseError(
       makeCfb([
         { name: 'EncryptionInfo', data: new Uint8Array(600) },
         { name: 'EncryptedPackage', data: new Uint8Array(600) },
       ]),
-    );
+    ));
     expect(ooxmlEncrypted.code).toBe('encrypted_spreadsheet');
-    expect(parseError(xlsFile(makeWorkbookStream({ sheets, version: 0x0500 }))).code).toBe('unsupported_type');
-    expect(parseError(xlsFile(new Uint8Array(600), 'Book')).message).toMatch(/Excel 5\.0\/95/);
+    expect((await parseError(xlsFile(makeWorkbookStream({ sheets, version: 0x0500 })))).code).toBe('unsupported_type');
+    expect((await parseError(xlsFile(new Uint8Array(600), 'Book'))).message).toMatch(/Excel 5\.0\/95/);
 
     const good = makeWorkbookStream({ sheets });
     // Layout of makeCfb: sector 0 the allocation table, sector 1 the directory, then the streams.
@@ -497,20 +497,20 @@ describe('XLS records', () => {
         fat[1] = 1; // the directory's chain points at itself
       },
     });
-    expect(parseError(looping).code).toBe('invalid_spreadsheet');
+    expect((await parseError(looping)).code).toBe('invalid_spreadsheet');
     const outside = makeCfb([{ name: 'Workbook', data: good }], {
       editFat: (fat) => {
         fat[fat.indexOf(0xfffffffe)] = 0x00ffffff;
       },
     });
-    expect(parseError(outside).code).toBe('invalid_spreadsheet');
+    expect((await parseError(outside)).code).toBe('invalid_spreadsheet');
     const truncated = xlsFile(good).subarray(0, 700);
-    expect(parseError(truncated).code).toBe('invalid_spreadsheet');
-    expect(parseError(fixture('xls/places.xls').subarray(0, 520)).code).toBe('invalid_spreadsheet');
+    expect((await parseError(truncated)).code).toBe('invalid_spreadsheet');
+    expect((await parseError(fixture('xls/places.xls').subarray(0, 520))).code).toBe('invalid_spreadsheet');
   });
 
-  it('23: prototype-pollution strings in an XLS are plain data', () => {
-    withUntouchedPrototype(() => {
+  it('23: prototype-pollution strings in an XLS are plain data', async () => {
+    await withUntouchedPrototype(async () => {
       const stream = makeWorkbookStream({
         sheets: [
           {
@@ -529,14 +529,14 @@ describe('XLS records', () => {
           },
         ],
       });
-      const result = parse(xlsFile(stream));
+      const result = await parse(xlsFile(stream));
       expect(result.document.features[0]?.properties).toEqual({ x: '__proto__' });
     });
   });
 });
 
 describe('archive bad input (checklist 17–20)', () => {
-  it('17: an entry declaring 1 kB that inflates to 1 GB stops at the byte budget', () => {
+  it('17: an entry declaring 1 kB that inflates to 1 GB stops at the byte budget', async () => {
     const bomb = zeroBomb(1024);
     const bytes = makeXlsx({
       sheets: [{ xml: sheetXml('') }],
@@ -545,23 +545,23 @@ describe('archive bad input (checklist 17–20)', () => {
     expect(bytes.length).toBeLessThan(2_000_000);
     const rssBefore = process.memoryUsage().rss;
     const started = performance.now();
-    const error = parseError(bytes);
+    const error = await parseError(bytes);
     expect(error.code).toBe('archive_too_large');
     expect(performance.now() - started).toBeLessThan(10_000);
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(800 * 1024 * 1024);
   });
 
-  it('17: honest but huge declared sizes are refused before inflating', () => {
+  it('17: honest but huge declared sizes are refused before inflating', async () => {
     const bytes = makeXlsx({
       sheets: [{ xml: sheetXml('') }],
       replace: { 'xl/sharedStrings.xml': { name: 'xl/sharedStrings.xml', deflated: zeroBomb(1), size: 4_000_000_000, crc: 0 } },
     });
     const started = performance.now();
-    expect(parseError(bytes).code).toBe('archive_too_large');
+    expect((await parseError(bytes)).code).toBe('archive_too_large');
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 
-  it('17: overlapping entries share one budget (the budget counts every inflated byte)', () => {
+  it('17: overlapping entries share one budget (the budget counts every inflated byte)', async () => {
     // A valid shared strings part of 3 MB (mostly spaces); the sheet is the same bytes again.
     const big = `<sst xmlns="${NS}">${' '.repeat(3 * 1024 * 1024)}</sst>`;
     const entries: ZipInput[] = [
@@ -575,13 +575,13 @@ describe('archive bad input (checklist 17–20)', () => {
       { name: 'xl/worksheets/sheet1.xml', aliasOf: 'xl/sharedStrings.xml' },
     ];
     const bytes = makeZip(entries);
-    expect(parseError(bytes, { ...OPTIONS, inflateBudget: 8 * 1024 * 1024 }).code).toBe('archive_too_large');
+    expect((await parseError(bytes, { ...OPTIONS, inflateBudget: 8 * 1024 * 1024 })).code).toBe('archive_too_large');
     // With room for all three reads the same archive is simply a sheet without rows.
-    expect(parseError(bytes, { ...OPTIONS, inflateBudget: 16 * 1024 * 1024 }).code).toBe('empty_table');
+    expect((await parseError(bytes, { ...OPTIONS, inflateBudget: 16 * 1024 * 1024 })).code).toBe('empty_table');
   });
 
-  it('18: entry names like ../../x, /abs, __proto__ and toString are just names', () => {
-    withUntouchedPrototype(() => {
+  it('18: entry names like ../../x, /abs, __proto__ and toString are just names', async () => {
+    await withUntouchedPrototype(async () => {
       const base = simpleXlsx([['lat', 'lon'], [1, 2]]);
       const extra: ZipInput[] = ['../../x.xml', '/abs/doc.xml', '__proto__', 'toString', 'constructor', 'hasOwnProperty'].map((name) => ({
         name,
@@ -591,13 +591,13 @@ describe('archive bad input (checklist 17–20)', () => {
         sheets: [{ xml: sheetXml('<row><c t="inlineStr"><is><t>lat</t></is></c><c t="inlineStr"><is><t>lon</t></is></c></row><row><c><v>1</v></c><c><v>2</v></c></row>') }],
         extra,
       });
-      expect(parse(base).document.features).toHaveLength(1);
-      expect(parse(bytes).document.features).toHaveLength(1);
+      expect((await parse(base)).document.features).toHaveLength(1);
+      expect((await parse(bytes)).document.features).toHaveLength(1);
     });
     expect(fs.existsSync(path.resolve('x.xml'))).toBe(false);
   });
 
-  it('20: corrupt archives are invalid_spreadsheet, never a crash', () => {
+  it('20: corrupt archives are invalid_spreadsheet, never a crash', async () => {
     const good = simpleXlsx([['lat', 'lon'], [1, 2]]);
     const cases: Uint8Array[] = [];
     cases.push(good.subarray(0, Math.floor(good.length / 2))); // truncated: no central directory
@@ -618,7 +618,7 @@ describe('archive bad input (checklist 17–20)', () => {
     cases.push(makeXlsx({ sheets: [{ xml: sheetXml('') }], replace: { 'xl/workbook.xml': { name: 'xl/workbook.xml', data: '<workbook/>', size: 3 } } }));
     // An encrypted entry (traditional PKWARE encryption flag).
     cases.push(makeXlsx({ sheets: [{ xml: sheetXml('') }], replace: { 'xl/workbook.xml': { name: 'xl/workbook.xml', data: '<workbook/>', flags: 1 } } }));
-    const codes = cases.map((bytes) => parseError(bytes).code);
+    const codes = await Promise.all(cases.map(async (bytes) => (await parseError(bytes)).code));
     expect(codes).toEqual([
       'invalid_spreadsheet',
       'invalid_spreadsheet',
@@ -630,44 +630,44 @@ describe('archive bad input (checklist 17–20)', () => {
     ]);
   });
 
-  it('20: a zip with too many entries is refused', () => {
+  it('20: a zip with too many entries is refused', async () => {
     const entries: ZipInput[] = [];
     for (let index = 0; index < 20_001; index++) entries.push({ name: `f${index}`, data: '', store: true });
-    expect(parseError(makeZip(entries)).code).toBe('archive_too_large');
+    expect((await parseError(makeZip(entries))).code).toBe('archive_too_large');
   });
 });
 
 describe('spreadsheet bad input (checklist 21–23)', () => {
-  it('21: a ~10 kB XLSX declaring A1:XFD1048576 with one cell at XFD1048576 is sheet_too_large, fast', () => {
+  it('21: a ~10 kB XLSX declaring A1:XFD1048576 with one cell at XFD1048576 is sheet_too_large, fast', async () => {
     const rows = `<row r="1"><c r="A1" t="inlineStr"><is><t>lat</t></is></c><c r="B1" t="inlineStr"><is><t>lon</t></is></c></row><row r="1048576"><c r="XFD1048576"><v>1</v></c></row>`;
     const bytes = makeXlsx({ sheets: [{ xml: sheetXml(rows, '<dimension ref="A1:XFD1048576"/>') }] });
     expect(bytes.length).toBeLessThan(10_000);
     const rssBefore = process.memoryUsage().rss;
     const started = performance.now();
-    const error = parseError(bytes);
+    const error = await parseError(bytes);
     expect(performance.now() - started).toBeLessThan(500);
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(100 * 1024 * 1024);
     expect(error.code).toBe('sheet_too_large');
     expect(error.message).toContain('row 1048576');
   });
 
-  it('21: a value beyond column 1,000 or row 1,000,000 is sheet_too_large', () => {
+  it('21: a value beyond column 1,000 or row 1,000,000 is sheet_too_large', async () => {
     const wide = `<row r="1"><c r="A1" t="inlineStr"><is><t>lat</t></is></c><c r="B1" t="inlineStr"><is><t>lon</t></is></c></row><row r="2"><c r="ALM2"><v>1</v></c></row>`;
-    const error = parseError(makeXlsx({ sheets: [{ xml: sheetXml(wide) }] }));
+    const error = await parseError(makeXlsx({ sheets: [{ xml: sheetXml(wide) }] }));
     expect(error.code).toBe('sheet_too_large');
     expect(error.message).toContain('column ALM');
     const ok = `<row r="1"><c r="A1" t="inlineStr"><is><t>lat</t></is></c><c r="B1" t="inlineStr"><is><t>lon</t></is></c></row><row r="2"><c r="A2"><v>1</v></c><c r="B2"><v>1</v></c><c r="ALL2"><v>1</v></c><c r="XFD2"/></row>`;
-    expect(parse(makeXlsx({ sheets: [{ xml: sheetXml(ok) }] })).document.features).toHaveLength(1);
+    expect((await parse(makeXlsx({ sheets: [{ xml: sheetXml(ok) }] }))).document.features).toHaveLength(1);
     // ODS: repeated cells and rows are only expanded when they hold a value.
     const odsWide = `<table:table>${odsHeader}<table:table-row><table:table-cell table:number-columns-repeated="16384" office:value-type="float" office:value="1"/></table:table-row></table:table>`;
-    expect(parseError(makeOds(odsWide)).code).toBe('sheet_too_large');
+    expect((await parseError(makeOds(odsWide))).code).toBe('sheet_too_large');
     const odsTall = `<table:table>${odsHeader}<table:table-row table:number-rows-repeated="1048575">${odsCell(1)}${odsCell(2)}</table:table-row></table:table>`;
     const started = performance.now();
-    expect(parseError(makeOds(odsTall)).code).toBe('sheet_too_large');
+    expect((await parseError(makeOds(odsTall))).code).toBe('sheet_too_large');
     expect(performance.now() - started).toBeLessThan(500);
   });
 
-  it('22: cells whose values are objects in other readers are text or nothing here', () => {
+  it('22: cells whose values are objects in other readers are text or nothing here', async () => {
     // Covered by the fixtures (rich text, hyperlink, formula, error, date, boolean); here the
     // same kinds sit in the latitude column.
     const rows = [
@@ -676,7 +676,7 @@ describe('spreadsheet bad input (checklist 21–23)', () => {
       '<row r="3"><c t="e"><v>#REF!</v></c><c><v>1</v></c><c t="inlineStr"><is><t>error</t></is></c></row>',
       '<row r="4"><c t="b"><v>1</v></c><c><v>1</v></c><c t="inlineStr"><is><t>boolean</t></is></c></row>',
     ].join('');
-    const result = parse(makeXlsx({ sheets: [{ xml: sheetXml(rows) }] }));
+    const result = await parse(makeXlsx({ sheets: [{ xml: sheetXml(rows) }] }));
     expect(titles(result)).toEqual(['rich']);
     expect(coordinates(result.document.features[0])).toEqual([1, 45]);
     expect(result.skipped.map((item) => item.reason)).toEqual([
@@ -685,51 +685,51 @@ describe('spreadsheet bad input (checklist 21–23)', () => {
     ]);
   });
 
-  it('23: prototype-pollution payloads in an XLSX and an ODS leave Object.prototype alone', () => {
-    withUntouchedPrototype(() => {
+  it('23: prototype-pollution payloads in an XLSX and an ODS leave Object.prototype alone', async () => {
+    await withUntouchedPrototype(async () => {
       const rows =
         '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c><c r="D1" t="s"><v>3</v></c><c r="E1" t="s"><v>4</v></c></row>' +
         '<row r="2"><c r="A2"><v>1</v></c><c r="B2"><v>2</v></c><c r="C2" t="s"><v>5</v></c><c r="D2" t="s"><v>5</v></c><c r="E2" t="s"><v>2</v></c></row>' +
         '<row r="3"><c r="A3"><v>1</v></c><c r="B3"><v>2</v></c><c r="C3" t="s"><v>999999999</v></c><c r="__proto__"><v>7</v></c></row>';
-      const result = parse(
+      const result = (await parse(
         makeXlsx({
           sheets: [{ xml: sheetXml(rows) }],
           sharedStrings: ['lat', 'lon', '__proto__', 'constructor', 'polluted', '{"polluted":"yes"}'],
         }),
-      );
+      ));
       expect(result.document.features.map((feature) => feature.properties)).toEqual([{ polluted: '__proto__' }, {}]);
       const ods = makeOds(
         `<table:table table:name="__proto__"><table:table-row>${odsCell('lat')}${odsCell('lon')}${odsCell('__proto__')}${odsCell('prototype')}</table:table-row><table:table-row>${odsCell(1)}${odsCell(2)}${odsCell('x')}${odsCell('y')}</table:table-row></table:table>`,
       );
-      expect(parse(ods).document.features[0]?.properties).toEqual({});
+      expect((await parse(ods)).document.features[0]?.properties).toEqual({});
     });
   });
 
-  it('23: long malformed strings finish quickly with an error', () => {
+  it('23: long malformed strings finish quickly with an error', async () => {
     const unclosed = makeXlsx({
       sheets: [{ xml: sheetXml('') }],
       sharedStrings: `<sst xmlns="${NS}"><si><t a="${'x'.repeat(5_000_000)}></t></si></sst>`,
     });
     let started = performance.now();
-    expect(parseError(unclosed).code).toBe('invalid_spreadsheet');
+    expect((await parseError(unclosed)).code).toBe('invalid_spreadsheet');
     expect(performance.now() - started).toBeLessThan(2_000);
     const styles = `<styleSheet xmlns="${NS}"><numFmts><numFmt numFmtId="164" formatCode="${'[[[[&quot;\\'.repeat(200_000)}"/></numFmts><cellXfs><xf numFmtId="164"/></cellXfs></styleSheet>`;
     started = performance.now();
-    const result = parse(makeXlsx({ sheets: [{ xml: sheetXml('<row><c t="inlineStr"><is><t>lat</t></is></c><c t="inlineStr"><is><t>lon</t></is></c></row><row><c s="0"><v>1</v></c><c><v>2</v></c></row>') }], styles }));
+    const result = await parse(makeXlsx({ sheets: [{ xml: sheetXml('<row><c t="inlineStr"><is><t>lat</t></is></c><c t="inlineStr"><is><t>lon</t></is></c></row><row><c s="0"><v>1</v></c><c><v>2</v></c></row>') }], styles }));
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(result.document.features).toHaveLength(1);
   });
 
-  it('refuses DOCTYPEs and entity declarations (billion laughs) without expanding anything', () => {
+  it('refuses DOCTYPEs and entity declarations (billion laughs) without expanding anything', async () => {
     const laughs = `<?xml version="1.0"?><!DOCTYPE sst [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><sst xmlns="${NS}"><si><t>&c;</t></si></sst>`;
-    const error = parseError(makeXlsx({ sheets: [{ xml: sheetXml('') }], sharedStrings: laughs }));
+    const error = await parseError(makeXlsx({ sheets: [{ xml: sheetXml('') }], sharedStrings: laughs }));
     expect(error.code).toBe('invalid_spreadsheet');
     expect(error.message).toContain('DOCTYPE');
-    const undefinedEntity = parseError(makeXlsx({ sheets: [{ xml: sheetXml('') }], sharedStrings: `<sst><si><t>&xxe;</t></si></sst>` }));
+    const undefinedEntity = (await parseError(makeXlsx({ sheets: [{ xml: sheetXml('') }], sharedStrings: `<sst><si><t>&xxe;</t></si></sst>` })));
     expect(undefinedEntity.message).toContain('&xxe;');
   });
 
-  it('refuses malformed and truncated XML instead of importing part of a sheet', () => {
+  it('refuses malformed and truncated XML instead of importing part of a sheet', async () => {
     const header = '<row r="1"><c t="inlineStr"><is><t>lat</t></is></c><c t="inlineStr"><is><t>lon</t></is></c></row><row r="2"><c><v>1</v></c><c><v>2</v></c></row>';
     const full = sheetXml(header);
     for (const xml of [
@@ -740,26 +740,26 @@ describe('spreadsheet bad input (checklist 21–23)', () => {
       `${full}<extra/>`, // two roots
       full.replace('<c><v>1</v></c>', '<c><v>1 & 2</v></c>'), // a bare &
     ]) {
-      const error = parseError(makeXlsx({ sheets: [{ xml }] }));
+      const error = await parseError(makeXlsx({ sheets: [{ xml }] }));
       expect(error.code, xml.slice(-80)).toBe('invalid_spreadsheet');
     }
   });
 
-  it('refuses nesting deeper than the limit', () => {
+  it('refuses nesting deeper than the limit', async () => {
     const deep = `<sst>${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}</sst>`;
-    const error = parseError(makeXlsx({ sheets: [{ xml: sheetXml('') }], sharedStrings: deep }));
+    const error = await parseError(makeXlsx({ sheets: [{ xml: sheetXml('') }], sharedStrings: deep }));
     expect(error.code).toBe('invalid_spreadsheet');
     expect(error.message).toContain('nested');
   });
 
-  it('strips NUL characters and lone surrogates from cell text', () => {
-    const result = parse(simpleXlsx([['lat', 'lon', 'name'], [1, 2, 'a&#0;b&#xD800;c\u0000']]));
+  it('strips NUL characters and lone surrogates from cell text', async () => {
+    const result = (await parse(simpleXlsx([['lat', 'lon', 'name'], [1, 2, 'a&#0;b&#xD800;c\u0000']])));
     expect(result.document.features[0]?.properties.title).toBe('abc');
   });
 });
 
 describe('spreadsheet speed', () => {
-  it('reads a 20,000-row XLSX in well under a few seconds', () => {
+  it('reads a 20,000-row XLSX in well under a few seconds', async () => {
     const rows: string[] = ['<row r="1"><c t="s"><v>0</v></c><c t="s"><v>1</v></c><c t="s"><v>2</v></c><c t="s"><v>3</v></c></row>'];
     for (let index = 2; index <= 20_001; index++) {
       rows.push(`<row r="${index}"><c r="A${index}"><v>${(index % 170) - 85}.5</v></c><c r="B${index}"><v>${(index % 340) - 170}.25</v></c><c r="C${index}" t="s"><v>${4 + (index % 50)}</v></c><c r="D${index}" t="s"><v>${4 + (index % 7)}</v></c></row>`);
@@ -768,7 +768,7 @@ describe('spreadsheet speed', () => {
     for (let index = 0; index < 50; index++) strings.push(`Name ${index}`);
     const bytes = makeXlsx({ sheets: [{ xml: sheetXml(rows.join('')) }], sharedStrings: strings });
     const started = performance.now();
-    const result = parseSpreadsheet(bytes, OPTIONS);
+    const result = await parseSpreadsheet(bytes, OPTIONS);
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(result.document.features).toHaveLength(20_000);
   });

@@ -168,4 +168,56 @@ describe('zip reader', () => {
     expect(error.code).toBe('invalid_archive');
     expect(error.message).toMatch(/the entry "a" is missing or damaged/);
   });
+
+  it('reads an entry in pieces with the same content and the same refusals as whole', async () => {
+    const whole = (bytes: Uint8Array, options: Partial<ZipOptions>) => {
+      try {
+        return Buffer.from(open(bytes, options).read('a')!).toString('latin1');
+      } catch (error) {
+        return { code: (error as AppError).code, message: (error as AppError).message };
+      }
+    };
+    const inPieces = async (bytes: Uint8Array, options: Partial<ZipOptions>) => {
+      try {
+        const zip = open(bytes, options);
+        const parts: Buffer[] = [];
+        for await (const piece of zip.readPieces(zip.entry('a')!, 1000)) parts.push(Buffer.from(piece));
+        return Buffer.concat(parts).toString('latin1');
+      } catch (error) {
+        return { code: (error as AppError).code, message: (error as AppError).message };
+      }
+    };
+    const varied = Array.from({ length: 20_000 }, (_, index) => String.fromCharCode(32 + ((index * 7919) % 90))).join('');
+    const cases: [Uint8Array, Partial<ZipOptions>][] = [
+      [makeZip([{ name: 'a', data: varied }]), {}],
+      [makeZip([{ name: 'a', data: varied, store: true }]), {}],
+      [makeZip([{ name: 'a', data: 'x'.repeat(1000), size: 10 }]), {}],
+      [makeZip([{ name: 'a', data: 'x'.repeat(1000), size: 2000 }]), {}],
+      [makeZip([{ name: 'a', deflated: zeroBomb(1), size: 10, crc: 0 }]), {}],
+      [makeZip([{ name: 'a', data: varied, crc: 1 }]), {}],
+      [makeZip([{ name: 'a', data: 'a'.repeat(5000), size: 900 }]), { maxInflatedBytes: 1000 }],
+      [makeZip([{ name: 'a', data: Buffer.alloc(512 * 1024) }]), { maxRatio: 100, ratioAllowance: 64 * 1024 }],
+      [makeZip([{ name: 'a', data: 'x', method: 14 }]), {}],
+    ];
+    const outcomes = [];
+    for (const [bytes, options] of cases) {
+      const expected = whole(bytes, options);
+      expect(await inPieces(bytes, options)).toEqual(expected);
+      outcomes.push(typeof expected === 'string' ? expected.length : expected.code);
+    }
+    expect(outcomes).toEqual([
+      20_000,
+      20_000,
+      'invalid_archive',
+      'invalid_archive',
+      'archive_too_large',
+      'invalid_archive',
+      'archive_too_large',
+      'archive_too_large',
+      'invalid_archive',
+    ]);
+    // Damaged deflate data: both ways say it cannot be inflated.
+    const damaged = await inPieces(makeZip([{ name: 'a', deflated: new Uint8Array([0xff, 0xff, 0xff, 0xff]), size: 10, crc: 0 }]), {});
+    expect(damaged).toMatchObject({ code: 'invalid_archive', message: expect.stringMatching(/the entry "a" cannot be inflated/) });
+  });
 });

@@ -1,11 +1,12 @@
-// ODS (OpenDocument spreadsheet) reader: the first table of content.xml, streamed row by row.
+// ODS (OpenDocument spreadsheet) reader: the first table of content.xml, streamed row by row as
+// it is inflated (the rest of the file is not read).
 // Repeated rows and cells (`table:number-rows-repeated`, `table:number-columns-repeated`, which
 // LibreOffice uses for the empty rest of a sheet) are never expanded while empty; typed values
 // come from the office:*value attributes, text from the cell's paragraphs (annotations left out).
 import { AppError } from '../../errors.js';
 import type { TableBuilder, TableCell } from '../table.js';
 import { checkCellPosition, odsTimeToIso } from './cells.js';
-import { XmlScanner, type XmlHandler } from './xml.js';
+import { scanZipPart, type XmlHandler, type XmlScanner } from './xml.js';
 import type { ZipArchive } from '../zip.js';
 
 function repeatCount(value: string | undefined): number {
@@ -180,10 +181,8 @@ class ContentHandler implements XmlHandler {
 export const ODS_MIMETYPE = 'application/vnd.oasis.opendocument.spreadsheet';
 
 /** Reads the first table of an ODS archive into the builder. */
-export function readOds(zip: ZipArchive, builder: TableBuilder): void {
-  const xml = zip.readText('content.xml');
-  if (xml === undefined) {
+export async function readOds(zip: ZipArchive, builder: TableBuilder): Promise<void> {
+  if (!(await scanZipPart(zip, 'content.xml', new ContentHandler(builder)))) {
     throw new AppError('invalid_spreadsheet', 'the ODS file is not a valid spreadsheet: it has no content.xml');
   }
-  new XmlScanner(xml, 'content.xml').run(new ContentHandler(builder));
 }

@@ -1,6 +1,6 @@
 // XLSX (Office Open XML spreadsheet) reader: the first worksheet's cells, streamed row by row
-// from the sheet XML with the shared strings and the date styles; the declared `<dimension>` is
-// ignored (cells are read where they are, never into a dense grid).
+// from the sheet XML as it is inflated, with the shared strings and the date styles; the
+// declared `<dimension>` is ignored (cells are read where they are, never into a dense grid).
 import { AppError } from '../../errors.js';
 import type { TableBuilder, TableCell } from '../table.js';
 import {
@@ -10,7 +10,8 @@ import {
   isDateFormatCode,
   parseCellReference,
 } from './cells.js';
-import { decodeOoxmlEscapes, XmlScanner, type XmlHandler } from './xml.js';
+import { SharedStrings } from './sharedStrings.js';
+import { decodeOoxmlEscapes, scanZipPart, type XmlHandler, type XmlScanner } from './xml.js';
 import type { ZipArchive } from '../zip.js';
 
 interface Relationship {
@@ -45,14 +46,10 @@ function relationshipsPart(part: string): string {
 }
 
 /** Reads a relationships part: Id → {type, target (resolved)}. */
-function readRelationships(zip: ZipArchive, part: string): Map<string, Relationship> {
+async function readRelationships(zip: ZipArchive, part: string): Promise<Map<string, Relationship>> {
   const relationships = new Map<string, Relationship>();
-  const relsPart = relationshipsPart(part);
-  const xml = zip.readText(relsPart);
-  if (xml === undefined) return relationships;
   const folder = folderOf(part);
-  const scanner = new XmlScanner(xml, relsPart);
-  scanner.run({
+  await scanZipPart(zip, relationshipsPart(part), {
     start(s) {
       if (!s.is('Relationship')) return;
       const id = s.attr('Id');
@@ -81,16 +78,15 @@ interface Workbook {
   stylesPart: string | undefined;
 }
 
-function readWorkbook(zip: ZipArchive): Workbook {
-  const rootRelationships = readRelationships(zip, '');
+async function readWorkbook(zip: ZipArchive): Promise<Workbook> {
+  const rootRelationships = await readRelationships(zip, '');
   const workbookPart = findByType(rootRelationships, '/officeDocument') ?? 'xl/workbook.xml';
-  const xml = zip.readText(workbookPart);
-  if (xml === undefined) invalid(`it has no workbook part (${workbookPart})`);
-  const relationships = readRelationships(zip, workbookPart);
+  if (!zip.has(workbookPart)) invalid(`it has no workbook part (${workbookPart})`);
+  const relationships = await readRelationships(zip, workbookPart);
 
   let date1904 = false;
   const sheets: { relationship: string; hidden: boolean }[] = [];
-  new XmlScanner(xml, workbookPart).run({
+  await scanZipPart(zip, workbookPart, {
     start(s) {
       if (s.is('workbookPr')) {
         const value = s.attr('date1904');
@@ -119,19 +115,16 @@ function readWorkbook(zip: ZipArchive): Workbook {
 }
 
 /** The shared string table: plain and rich text (runs concatenated, phonetic runs left out). */
-function readSharedStrings(zip: ZipArchive, part: string | undefined): string[] {
-  const strings: string[] = [];
+async function readSharedStrings(zip: ZipArchive, part: string | undefined): Promise<SharedStrings> {
+  const strings = new SharedStrings();
   if (part === undefined) return strings;
-  const xml = zip.readText(part);
-  if (xml === undefined) return strings;
-  const scanner = new XmlScanner(xml, part);
   let current = '';
   let inItem = false;
   let phonetic = 0;
-  scanner.run({
+  await scanZipPart(zip, part, {
     start(s, selfClosing) {
       if (selfClosing) {
-        if (s.is('si')) strings.push('');
+        if (s.is('si')) strings.add('');
         return;
       }
       if (s.is('si')) {
@@ -144,7 +137,7 @@ function readSharedStrings(zip: ZipArchive, part: string | undefined): string[] 
       if (s.is('t')) s.wantText = false;
       else if (s.is('rPh')) phonetic--;
       else if (s.is('si')) {
-        strings.push(decodeOoxmlEscapes(current));
+        strings.add(decodeOoxmlEscapes(current));
         inItem = false;
       }
     },
@@ -156,14 +149,12 @@ function readSharedStrings(zip: ZipArchive, part: string | undefined): string[] 
 }
 
 /** Which cell formats (`s` attribute values) show dates. */
-function readDateStyles(zip: ZipArchive, part: string | undefined): boolean[] {
+async function readDateStyles(zip: ZipArchive, part: string | undefined): Promise<boolean[]> {
   const isDate: boolean[] = [];
   if (part === undefined) return isDate;
-  const xml = zip.readText(part);
-  if (xml === undefined) return isDate;
   const customDate = new Map<number, boolean>();
   let inCellXfs = false;
-  new XmlScanner(xml, part).run({
+  await scanZipPart(zip, part, {
     start(s, selfClosing) {
       if (s.is('numFmt')) {
         const id = Number(s.attr('numFmtId'));
@@ -198,7 +189,7 @@ class SheetHandler implements XmlHandler {
 
   constructor(
     private readonly builder: TableBuilder,
-    private readonly strings: readonly string[],
+    private readonly strings: SharedStrings,
     private readonly dateStyles: readonly boolean[],
     private readonly date1904: boolean,
   ) {}
@@ -266,7 +257,7 @@ class SheetHandler implements XmlHandler {
     switch (this.type) {
       case 's': {
         const index = Number(raw);
-        const text = Number.isInteger(index) ? this.strings[index] : undefined;
+        const text = this.strings.get(index);
         return text === undefined || text === '' ? null : text;
       }
       case 'str':
@@ -290,11 +281,10 @@ class SheetHandler implements XmlHandler {
 }
 
 /** Reads the first worksheet of an XLSX archive into the builder. */
-export function readXlsx(zip: ZipArchive, builder: TableBuilder): void {
-  const workbook = readWorkbook(zip);
-  const strings = readSharedStrings(zip, workbook.sharedStringsPart);
-  const dateStyles = readDateStyles(zip, workbook.stylesPart);
-  const xml = zip.readText(workbook.sheetPart);
-  if (xml === undefined) invalid(`its first worksheet (${workbook.sheetPart}) is missing`);
-  new XmlScanner(xml, workbook.sheetPart).run(new SheetHandler(builder, strings, dateStyles, workbook.date1904));
+export async function readXlsx(zip: ZipArchive, builder: TableBuilder): Promise<void> {
+  const workbook = await readWorkbook(zip);
+  const strings = await readSharedStrings(zip, workbook.sharedStringsPart);
+  const dateStyles = await readDateStyles(zip, workbook.stylesPart);
+  const handler = new SheetHandler(builder, strings, dateStyles, workbook.date1904);
+  if (!(await scanZipPart(zip, workbook.sheetPart, handler))) invalid(`its first worksheet (${workbook.sheetPart}) is missing`);
 }

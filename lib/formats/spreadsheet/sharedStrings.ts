@@ -1,0 +1,44 @@
+// The shared string table of an XLSX workbook, kept as UTF-8 bytes in one buffer with the end of
+// each string in a typed array. A workbook can share hundreds of thousands of strings: as
+// separate JS strings they cost about 40 bytes of heap each besides their text (and strings
+// sliced from a piece of the part keep that whole piece alive); here they cost their bytes and
+// four more. A string is decoded when a cell uses it.
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+export class SharedStrings {
+  private bytes = Buffer.allocUnsafe(64 * 1024);
+  private used = 0;
+  private ends = new Uint32Array(1024);
+  private count = 0;
+
+  get length(): number {
+    return this.count;
+  }
+
+  add(text: string): void {
+    // UTF-8 has no lone surrogates; they are dropped, as the table reader drops them from any cell.
+    const clean = SURROGATE.test(text) ? text.replace(LONE_SURROGATE, '') : text;
+    const most = clean.length * 3;
+    if (this.used + most > this.bytes.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.used + most));
+      this.bytes.copy(bigger, 0, 0, this.used);
+      this.bytes = bigger;
+    }
+    this.used += this.bytes.write(clean, this.used, 'utf8');
+    if (this.count === this.ends.length) {
+      const longer = new Uint32Array(this.ends.length * 2);
+      longer.set(this.ends);
+      this.ends = longer;
+    }
+    this.ends[this.count++] = this.used;
+  }
+
+  /** The string at this index, or undefined when there is none. */
+  get(index: number): string | undefined {
+    if (!Number.isInteger(index) || index < 0 || index >= this.count) return undefined;
+    const start = index === 0 ? 0 : (this.ends[index - 1] as number);
+    return this.bytes.toString('utf8', start, this.ends[index]);
+  }
+}
