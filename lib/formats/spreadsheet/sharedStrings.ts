@@ -4,14 +4,35 @@
 // sliced from a piece of the part keep that whole piece alive); here they cost their bytes and
 // four more. A string is decoded when a cell uses it.
 
+/** Most bytes and strings reserved ahead on the part's word; beyond them the table grows as it fills. */
+const MOST_RESERVED_BYTES = 32 * 1024 * 1024;
+const MOST_RESERVED_STRINGS = 1024 * 1024;
+
 const SURROGATE = /[\uD800-\uDFFF]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export class SharedStrings {
-  private bytes = Buffer.allocUnsafe(64 * 1024);
+  private bytes: Buffer;
   private used = 0;
   private ends = new Uint32Array(1024);
   private count = 0;
+
+  /**
+   * `expectedBytes`: the size of the part the strings come from, which their text never exceeds
+   * (markup and references only shrink when decoded). The buffer is made that size at once (up
+   * to 32 MB): pages never written take no memory, and the table is not copied as it grows.
+   */
+  constructor(expectedBytes = 64 * 1024) {
+    this.bytes = Buffer.allocUnsafe(Math.min(Math.max(expectedBytes, 1024), MOST_RESERVED_BYTES));
+  }
+
+  /** How many strings the part declares (`uniqueCount`): room for them at once, within reason. */
+  expect(count: number): void {
+    if (!(Number.isInteger(count) && count > this.ends.length)) return;
+    const longer = new Uint32Array(Math.min(count, MOST_RESERVED_STRINGS));
+    longer.set(this.ends.subarray(0, this.count));
+    this.ends = longer;
+  }
 
   get length(): number {
     return this.count;

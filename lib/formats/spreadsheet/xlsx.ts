@@ -116,7 +116,8 @@ async function readWorkbook(zip: ZipArchive): Promise<Workbook> {
 
 /** The shared string table: plain and rich text (runs concatenated, phonetic runs left out). */
 async function readSharedStrings(zip: ZipArchive, part: string | undefined): Promise<SharedStrings> {
-  const strings = new SharedStrings();
+  const entry = part === undefined ? undefined : zip.entry(part);
+  const strings = new SharedStrings(entry?.size);
   if (part === undefined) return strings;
   let current = '';
   let inItem = false;
@@ -127,7 +128,9 @@ async function readSharedStrings(zip: ZipArchive, part: string | undefined): Pro
         if (s.is('si')) strings.add('');
         return;
       }
-      if (s.is('si')) {
+      if (s.is('sst')) {
+        strings.expect(Number(s.attr('uniqueCount')));
+      } else if (s.is('si')) {
         inItem = true;
         current = '';
       } else if (s.is('rPh')) phonetic++;
