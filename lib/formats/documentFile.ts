@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { collectMediaReferences, type DocumentHead, type MapFeature } from '../geojson/model.js';
+import { featureHoldsPieces, writeJson } from './jsonPieces.js';
 import { imageToResolve } from './linkMedia.js';
 import type { FeatureSink } from './types.js';
 
@@ -61,17 +62,26 @@ export class FeatureFileWriter implements FeatureSink {
     collectMediaReferences(feature, this.images, this.markers);
     const image = imageToResolve(feature);
     if (image !== undefined && !image.startsWith('media:')) this.imagesToResolve.add(image);
-    const text = JSON.stringify(feature);
-    if (this.added > 0) this.pending.push('\n');
+    if (this.added > 0) this.append('\n');
     this.added++;
+    if (featureHoldsPieces(feature)) {
+      // A long track: its text is written as its parts produce it, never as one string.
+      writeJson(feature, (piece) => this.append(piece));
+      return;
+    }
+    const text = JSON.stringify(feature);
     if (text.length >= FLUSH_CHARS) {
       // A large feature (a long track) is written as it is, not joined to the others first.
       this.flush();
       this.written += this.write(text);
       return;
     }
+    this.append(text);
+  }
+
+  private append(text: string): void {
     this.pending.push(text);
-    this.pendingChars += text.length + 1;
+    this.pendingChars += text.length;
     if (this.pendingChars >= FLUSH_CHARS) this.flush();
   }
 

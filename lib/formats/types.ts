@@ -3,6 +3,7 @@
 import type { MapDocument, MapFeature } from '../geojson/model.js';
 import type { ParserInput } from './input.js';
 import type { SkippedItem } from '../jobContracts.js';
+import { materialized } from './jsonPieces.js';
 
 /**
  * A file found inside an archive (a KMZ icon or image) that the import uploads as a marker or
@@ -20,7 +21,8 @@ export interface ExtractedMedia {
 /**
  * Where a parser puts the features it converts, one by one in file order, as soon as each is
  * complete: into an array (FeatureList, the default) or straight out of the parser thread
- * (activities/featureFile.ts), so a large file never holds all of its features at once.
+ * (FeatureFileWriter in ./documentFile.ts), so a large file never holds all of its features at
+ * once. A feature may hold JsonPieces (./jsonPieces.ts) where its data is too large for objects.
  */
 export interface FeatureSink {
   add(feature: MapFeature): void;
@@ -28,11 +30,11 @@ export interface FeatureSink {
   readonly count: number;
 }
 
-/** A sink that keeps the features (tests, small documents, KMZ media linking). */
+/** A sink that keeps the features (tests, small documents, KMZ media linking) as plain objects. */
 export class FeatureList implements FeatureSink {
   readonly features: MapFeature[] = [];
   add(feature: MapFeature): void {
-    this.features.push(feature);
+    this.features.push(materialized(feature));
   }
   get count(): number {
     return this.features.length;

@@ -1,7 +1,10 @@
-import { readFileSync } from 'node:fs';
+import fs, { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { byTitle, bytesOf, errorOf } from '../support/parsing.js';
 import { AppError } from '../../lib/errors.js';
+import { FeatureFileWriter } from '../../lib/formats/documentFile.js';
 import { parseGpx } from '../../lib/formats/gpx.js';
 import type { ParsedFile } from '../../lib/formats/types.js';
 import { parseMapDocument, type MapFeature } from '../../lib/geojson/model.js';
@@ -228,5 +231,61 @@ describe('the name of a GPX file', () => {
     expect(parse(`<gpx version="1.0"><name>Old style</name>${track}</gpx>`).name).toBe('Old style');
     expect(parse(`<gpx version="1.1">${track}</gpx>`).name).toBe('Morning Run');
     expect(parse(`<gpx version="1.1">${track}${track}</gpx>`).name).toBeUndefined();
+  });
+});
+
+describe('GPX tracks written to a document file', () => {
+  /** The features as the parser thread writes them: through a FeatureFileWriter, read back line by line. */
+  function writtenFeatures(bytes: Uint8Array): MapFeature[] {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mps-gpx-file-'));
+    try {
+      const file = path.join(dir, 'features');
+      const writer = new FeatureFileWriter(file);
+      parseGpx(bytes, { ...options, sink: writer });
+      const { featuresBytes } = writer.finish({ type: 'FeatureCollection' } as never);
+      const text = fs.readFileSync(file).subarray(0, featuresBytes).toString('utf8');
+      return text.split('\n').map((line) => JSON.parse(line) as MapFeature);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  // Segments of 2,500, 1 (left out) and 3,000 points, some without elevation or time; a route.
+  const point = (index: number) =>
+    `<trkpt lat="${(47 + index / 1e5).toFixed(6)}" lon="${(8 + index / 1e5).toFixed(6)}">` +
+    (index % 3 === 0 ? '' : `<ele>${400 + (index % 50) / 4}</ele>`) +
+    (index % 7 === 0 ? '' : `<time>2026-05-01T10:${String(Math.floor(index / 60) % 60).padStart(2, '0')}:${String(index % 60).padStart(2, '0')}Z</time>`) +
+    '</trkpt>';
+  const segment = (from: number, count: number) => `<trkseg>${Array.from({ length: count }, (_, at) => point(from + at)).join('')}</trkseg>`;
+  const long = gpx(
+    `<trk><name>Long "ride" \\ ü</name>${segment(0, 2500)}${segment(2500, 1)}${segment(2501, 3000)}</trk>` +
+      `<trk><name>One segment</name>${segment(6000, 2100)}</trk>` +
+      '<rte><name>Route</name><rtept lat="1" lon="2"/><rtept lat="3" lon="4"><time>2026-05-01T10:00:00Z</time></rtept></rte>',
+  );
+
+  it.each([
+    ['the Garmin fixture', fixture('garmin.gpx')],
+    ['the Strava fixture', fixture('strava.gpx')],
+    ['long tracks written in many pieces', new TextEncoder().encode(long)],
+  ])('gives the same features as objects: %s', (_label, bytes) => {
+    const expected = parse(bytes).document.features;
+    expect(writtenFeatures(bytes)).toEqual(expected);
+  });
+
+  it('keeps every point of a long track, its gaps and its segments', () => {
+    const [ride, single, route] = parse(long).document.features;
+    expect(ride?.geometry.type).toBe('MultiLineString');
+    const lines = (ride?.geometry as { coordinates: number[][][] }).coordinates;
+    expect(lines.map((line) => line.length)).toEqual([2500, 3000]);
+    expect(lines[0]?.[0]).toEqual([8, 47]);
+    expect(lines[0]?.[1]).toEqual([8.00001, 47.00001, 400.25]);
+    const times = ride?.properties.times as (string | null)[][];
+    expect(times.map((list) => list.length)).toEqual([2500, 3000]);
+    expect(times[0]?.[0]).toBeNull();
+    expect(times[0]?.[1]).toBe('2026-05-01T10:00:01Z');
+    expect(single?.geometry.type).toBe('LineString');
+    expect((single?.properties.times as unknown[]).length).toBe(2100);
+    expect(route?.geometry).toEqual({ type: 'LineString', coordinates: [[2, 1], [4, 3]] });
+    expect(route?.properties.times).toEqual([null, '2026-05-01T10:00:00Z']);
   });
 });

@@ -10,7 +10,7 @@ import {
   isDateFormatCode,
   parseCellReference,
 } from './cells.js';
-import { SharedStrings } from './sharedStrings.js';
+import { TextTable } from '../textTable.js';
 import { decodeOoxmlEscapes, scanZipPart, type XmlHandler, type XmlScanner } from './xml.js';
 import type { ZipArchive } from '../zip.js';
 
@@ -115,9 +115,9 @@ async function readWorkbook(zip: ZipArchive): Promise<Workbook> {
 }
 
 /** The shared string table: plain and rich text (runs concatenated, phonetic runs left out). */
-async function readSharedStrings(zip: ZipArchive, part: string | undefined): Promise<SharedStrings> {
+async function readSharedStrings(zip: ZipArchive, part: string | undefined): Promise<TextTable> {
   const entry = part === undefined ? undefined : zip.entry(part);
-  const strings = new SharedStrings(entry?.size);
+  const strings = new TextTable(entry?.size);
   if (part === undefined) return strings;
   let current = '';
   let inItem = false;
@@ -192,7 +192,7 @@ class SheetHandler implements XmlHandler {
 
   constructor(
     private readonly builder: TableBuilder,
-    private readonly strings: SharedStrings,
+    private readonly strings: TextTable,
     private readonly dateStyles: readonly boolean[],
     private readonly date1904: boolean,
   ) {}

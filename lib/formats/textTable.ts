@@ -1,32 +1,37 @@
-// The shared string table of an XLSX workbook, kept as UTF-8 bytes in one buffer with the end of
-// each string in a typed array. A workbook can share hundreds of thousands of strings: as
-// separate JS strings they cost about 40 bytes of heap each besides their text (and strings
-// sliced from a piece of the part keep that whole piece alive); here they cost their bytes and
-// four more. A string is decoded when a cell uses it.
+// Many short strings kept as UTF-8 bytes in one buffer, with the end of each string in a typed
+// array: XLSX shared string tables (hundreds of thousands of strings) and GPX track times (one
+// per point). As separate JS strings each costs about 40 bytes of heap besides its text (and a
+// string sliced from a piece of a file keeps that whole piece alive); here it costs its bytes and
+// four more. A string is decoded when it is asked for.
 
-/** Most bytes and strings reserved ahead on the part's word; beyond them the table grows as it fills. */
+/** Most bytes and strings reserved ahead on a caller's word; beyond them the table grows as it fills. */
 const MOST_RESERVED_BYTES = 32 * 1024 * 1024;
 const MOST_RESERVED_STRINGS = 1024 * 1024;
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-export class SharedStrings {
+export class TextTable {
   private bytes: Buffer;
   private used = 0;
   private ends = new Uint32Array(1024);
   private count = 0;
 
   /**
-   * `expectedBytes`: the size of the part the strings come from, which their text never exceeds
-   * (markup and references only shrink when decoded). The buffer is made that size at once (up
-   * to 32 MB): pages never written take no memory, and the table is not copied as it grows.
+   * `expectedBytes`: how many bytes the strings will take at most, when the caller knows (an XLSX
+   * shared strings part is never shorter than its text: markup and references only shrink when
+   * decoded). The buffer is made that size at once (up to 32 MB): pages never written take no
+   * memory, and the table is not copied as it grows.
    */
   constructor(expectedBytes = 64 * 1024) {
     this.bytes = Buffer.allocUnsafe(Math.min(Math.max(expectedBytes, 1024), MOST_RESERVED_BYTES));
   }
 
-  /** How many strings the part declares (`uniqueCount`): room for them at once, within reason. */
+  get length(): number {
+    return this.count;
+  }
+
+  /** Room for this many strings at once (a count the file declares), within reason. */
   expect(count: number): void {
     if (!(Number.isInteger(count) && count > this.ends.length)) return;
     const longer = new Uint32Array(Math.min(count, MOST_RESERVED_STRINGS));
@@ -34,12 +39,8 @@ export class SharedStrings {
     this.ends = longer;
   }
 
-  get length(): number {
-    return this.count;
-  }
-
   add(text: string): void {
-    // UTF-8 has no lone surrogates; they are dropped, as the table reader drops them from any cell.
+    // UTF-8 has no lone surrogates; they are dropped, as the importers drop them from any text.
     const clean = SURROGATE.test(text) ? text.replace(LONE_SURROGATE, '') : text;
     const most = clean.length * 3;
     if (this.used + most > this.bytes.length) {
@@ -61,5 +62,12 @@ export class SharedStrings {
     if (!Number.isInteger(index) || index < 0 || index >= this.count) return undefined;
     const start = index === 0 ? 0 : (this.ends[index - 1] as number);
     return this.bytes.toString('utf8', start, this.ends[index]);
+  }
+
+  /** Keeps the first `count` strings only. */
+  truncate(count: number): void {
+    if (count >= this.count) return;
+    this.count = Math.max(0, count);
+    this.used = this.count === 0 ? 0 : (this.ends[this.count - 1] as number);
   }
 }

@@ -1,0 +1,57 @@
+// Values of a feature too large to build as objects (a 150,000-point GPS track's coordinates and
+// times): they keep their data compactly and write their own JSON text piece by piece, so the
+// document file gets the feature without it ever existing as objects or as one long string.
+import type { MapFeature } from '../geojson/model.js';
+
+export abstract class JsonPieces {
+  /** Writes the value's JSON text in order, in pieces of a few tens of kB. */
+  abstract writeJson(write: (text: string) => void): void;
+  /** The value as plain data (sinks that keep objects; JSON.stringify calls it). */
+  abstract toJSON(): unknown;
+}
+
+/** Whether the value is, or holds within `depth` levels of objects and arrays, such a value. */
+function holdsPieces(value: unknown, depth: number): boolean {
+  if (value instanceof JsonPieces) return true;
+  if (depth === 0 || value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some((item) => holdsPieces(item, depth - 1));
+  for (const key in value) if (holdsPieces((value as Record<string, unknown>)[key], depth - 1)) return true;
+  return false;
+}
+
+/** Whether a feature holds JsonPieces where parsers put them: geometry.coordinates or a property. */
+export const featureHoldsPieces = (feature: MapFeature): boolean => holdsPieces(feature, 2);
+
+/**
+ * Writes a value's JSON text, the same text as JSON.stringify: objects and arrays that hold
+ * JsonPieces are written member by member, everything else in one piece.
+ */
+export function writeJson(value: unknown, write: (text: string) => void, depth = 2): void {
+  if (value instanceof JsonPieces) {
+    value.writeJson(write);
+  } else if (!holdsPieces(value, depth)) {
+    write(JSON.stringify(value) ?? 'null');
+  } else if (Array.isArray(value)) {
+    write('[');
+    value.forEach((item, index) => {
+      if (index > 0) write(',');
+      writeJson(item, write, depth - 1);
+    });
+    write(']');
+  } else {
+    write('{');
+    let first = true;
+    for (const [key, member] of Object.entries(value as Record<string, unknown>)) {
+      if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
+      write(`${first ? '' : ','}${JSON.stringify(key)}:`);
+      writeJson(member, write, depth - 1);
+      first = false;
+    }
+    write('}');
+  }
+}
+
+/** The feature as plain objects (JsonPieces replaced by their data). */
+export function materialized(feature: MapFeature): MapFeature {
+  return featureHoldsPieces(feature) ? (JSON.parse(JSON.stringify(feature)) as MapFeature) : feature;
+}

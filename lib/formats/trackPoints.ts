@@ -1,0 +1,136 @@
+// The points of a GPX route or track, kept compactly while the file is read: a track of 150,000
+// points would otherwise be 150,000 arrays and as many time strings, and then one 8 MB JSON
+// string. Positions go into a Float64Array (NaN where a point has no elevation), times into a
+// TextTable ('' where a point has none); the feature's coordinates and `times` are JsonPieces
+// over them, written to the document file piece by piece.
+import type { Position } from '../geojson/model.js';
+import { JsonPieces } from './jsonPieces.js';
+import { TextTable } from './textTable.js';
+
+/** Points [start, end) of the store: one segment of a track, or a route. */
+export interface Segment {
+  start: number;
+  end: number;
+}
+
+/** Points per piece of JSON text (about 30 characters each). */
+const POINTS_PER_PIECE = 2000;
+
+export class TrackPoints {
+  private coordinates = new Float64Array(3 * 1024);
+  private readonly times = new TextTable();
+  private size = 0;
+
+  get count(): number {
+    return this.size;
+  }
+
+  push(lon: number, lat: number, ele: number, time: string | undefined): void {
+    if (this.size * 3 === this.coordinates.length) {
+      const longer = new Float64Array(this.coordinates.length * 2);
+      longer.set(this.coordinates);
+      this.coordinates = longer;
+    }
+    const at = this.size * 3;
+    this.coordinates[at] = lon;
+    this.coordinates[at + 1] = lat;
+    this.coordinates[at + 2] = ele;
+    this.times.add(time ?? '');
+    this.size++;
+  }
+
+  /** Keeps the first `count` points only (a segment too short to keep is dropped). */
+  truncate(count: number): void {
+    this.size = Math.min(this.size, count);
+    this.times.truncate(this.size);
+  }
+
+  positionText(index: number): string {
+    const at = index * 3;
+    const ele = this.coordinates[at + 2] as number;
+    const lonLat = `${this.coordinates[at]},${this.coordinates[at + 1]}`;
+    return Number.isNaN(ele) ? `[${lonLat}]` : `[${lonLat},${ele}]`;
+  }
+
+  position(index: number): Position {
+    const at = index * 3;
+    const ele = this.coordinates[at + 2] as number;
+    const lonLat: Position = [this.coordinates[at] as number, this.coordinates[at + 1] as number];
+    return Number.isNaN(ele) ? lonLat : [...lonLat, ele];
+  }
+
+  /** The point's time, or null. */
+  time(index: number): string | null {
+    return this.times.get(index) || null;
+  }
+}
+
+/** Writes `[item,item,…]` for the points of a segment, a few thousand points per piece. */
+function writeSegment(segment: Segment, itemText: (index: number) => string, write: (text: string) => void): void {
+  let text = '[';
+  for (let index = segment.start; index < segment.end; index++) {
+    text += (index === segment.start ? '' : ',') + itemText(index);
+    if ((index - segment.start) % POINTS_PER_PIECE === POINTS_PER_PIECE - 1) {
+      write(text);
+      text = '';
+    }
+  }
+  write(`${text}]`);
+}
+
+/** A list per segment when there are several (MultiLineString), else the one segment's list. */
+abstract class PerSegment extends JsonPieces {
+  constructor(
+    protected readonly points: TrackPoints,
+    protected readonly segments: readonly Segment[],
+  ) {
+    super();
+  }
+
+  protected abstract itemText(index: number): string;
+  protected abstract item(index: number): unknown;
+
+  writeJson(write: (text: string) => void): void {
+    const [only] = this.segments;
+    if (this.segments.length === 1 && only !== undefined) {
+      writeSegment(only, (index) => this.itemText(index), write);
+      return;
+    }
+    write('[');
+    this.segments.forEach((segment, number) => {
+      if (number > 0) write(',');
+      writeSegment(segment, (index) => this.itemText(index), write);
+    });
+    write(']');
+  }
+
+  toJSON(): unknown {
+    const lists = this.segments.map((segment) => {
+      const list: unknown[] = [];
+      for (let index = segment.start; index < segment.end; index++) list.push(this.item(index));
+      return list;
+    });
+    return lists.length === 1 ? lists[0] : lists;
+  }
+}
+
+/** A LineString's or MultiLineString's coordinates. */
+export class TrackCoordinates extends PerSegment {
+  protected itemText(index: number): string {
+    return this.points.positionText(index);
+  }
+  protected item(index: number): Position {
+    return this.points.position(index);
+  }
+}
+
+/** The `times` property: each point's time or null, per segment like the coordinates. */
+export class TrackTimes extends PerSegment {
+  protected itemText(index: number): string {
+    const time = this.points.time(index);
+    return time === null ? 'null' : JSON.stringify(time);
+  }
+  protected item(index: number): string | null {
+    return this.points.time(index);
+  }
+}
