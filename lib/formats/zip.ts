@@ -1,10 +1,10 @@
 // The one zip reader of the imports (KMZ, XLSX, ODS): a central-directory reader on Node's zlib,
 // built for hostile input, so that every limit is ours:
 // - at most `maxEntries` entries, refused from the end record before any entry is read;
-// - entries are inflated only when asked for, each with zlib's maxOutputLength bounded by what
-//   is left of the archive's inflated-bytes budget (shared by every read, so entries that overlap
-//   in the file still pay for each read), by the compressed size × `maxRatio` when the caller
-//   sets a ratio cap, and by the declared size (a lying size stops just past it);
+// - entries are inflated only when asked for, whole or piece by piece (readPieces), and stop
+//   at what is left of the archive's inflated-bytes budget (shared by every read, so entries
+//   that overlap in the file still pay for each read), at the compressed size × `maxRatio` when
+//   the caller sets a ratio cap, and just past the declared size (a lying size stops there);
 // - declared sizes beyond the budget or the ratio are refused before inflating; the inflated
 //   size and the CRC-32 are checked against the directory;
 // - encrypted entries, ZIP64 and multi-disk archives are refused; stored and deflated entries
@@ -206,7 +206,7 @@ export class ZipArchive {
     return { compressed, left, ratioLimit };
   }
 
-  /** The error for an entry that inflates to `limit` bytes or more. */
+  /** The error for an entry that inflates to more than `limit` bytes. */
   private overrun(entry: ZipEntry, limit: number, left: number, overrunLimit: number): AppError {
     if (limit === overrunLimit) {
       return new AppError(
