@@ -26,8 +26,9 @@ export async function startBenchService(): Promise<BenchService> {
   if (!database) throw new Error('the benchmarks need PostgreSQL on 127.0.0.1:5432');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mps-bench-'));
   const port = await freePort();
-  // node --import tsx (not the tsx wrapper): the measured pid is the service itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+  // node --import tsx (not the tsx wrapper): the measured pid is the service itself. The same
+  // Node flags as `npm start` (package.json).
+  const child = spawn(process.execPath, ['--max-semi-space-size=2', '--import', 'tsx', 'scripts/start.ts'], {
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: database.url, TEMPORAL_ADDRESS: '' },
     // BENCH_SERVICE_LOGS=1 shows the service's own output (for looking into a slow case).
     stdio: process.env.BENCH_SERVICE_LOGS ? 'inherit' : 'ignore',
