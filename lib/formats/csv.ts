@@ -8,8 +8,7 @@
 
 import { AppError } from '../errors.js';
 import { MAX_CELL_LENGTH, MAX_TABLE_COLUMNS, MAX_TABLE_ROWS, TableBuilder } from './table.js';
-import { isUtf8 } from 'node:buffer';
-import { asInput, type FileInput, type ParserInput } from './input.js';
+import { asInput, isUtf8File, type FileInput, type ParserInput } from './input.js';
 import type { FormatParser, ParsedFile, ParseOptions } from './types.js';
 
 // ---------------------------------------------------------------- encodings
@@ -392,7 +391,7 @@ function streamableEncoding(input: FileInput): CsvEncoding | null {
   if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
   const utf16 = guessUtf16(head);
   if (utf16 !== null) return utf16;
-  return isUtf8Throughout(input) ? 'utf-8' : null;
+  return isUtf8File(input) ? 'utf-8' : null;
 }
 
 function* decodePieces(input: FileInput, encoding: CsvEncoding): Generator<string> {
@@ -401,27 +400,3 @@ function* decodePieces(input: FileInput, encoding: CsvEncoding): Generator<strin
   yield decoder.decode();
 }
 
-/** Whether the file is valid UTF-8, checked a piece at a time (a sequence cut by a piece's end is checked with the next). */
-function isUtf8Throughout(input: FileInput): boolean {
-  let carried = new Uint8Array(0);
-  for (const piece of input.pieces()) {
-    const bytes = carried.length === 0 ? piece : Buffer.concat([carried, piece]);
-    const whole = completeSequences(bytes);
-    if (!isUtf8(bytes.subarray(0, whole))) return false;
-    carried = bytes.slice(whole); // a copy: the piece's buffer is reused
-  }
-  return carried.length === 0;
-}
-
-/** How many bytes from the start end on a UTF-8 sequence boundary (a cut-off last sequence left out). */
-function completeSequences(bytes: Uint8Array): number {
-  for (let index = bytes.length - 1; index >= Math.max(0, bytes.length - 3); index--) {
-    const byte = bytes[index] as number;
-    if (byte < 0x80) return bytes.length;
-    if (byte >= 0xc0) {
-      const needs = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2;
-      return index + needs <= bytes.length ? bytes.length : index;
-    }
-  }
-  return bytes.length;
-}

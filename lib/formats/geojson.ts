@@ -1,11 +1,11 @@
 // GeoJSON file uploads (map/upload and map/append with file_type "geojson").
 
-import { isUtf8 } from 'node:buffer';
 import { AppError } from '../errors.js';
 import { isGeometryType } from '../geojson/geometry.js';
 import { describe, setOwn } from '../geojson/json-data.js';
 import { FeatureIds, MAX_FEATURES, parseDocumentHead, parseFeatureAt, parseMapDocument, type MapDocument } from '../geojson/model.js';
-import { ScanFailure, scanFeatureCollection, type ScannedCollection } from './geojsonScan.js';
+import { FileWindow, ScanFailure, scanFeatureCollection, type ScannedCollection } from './geojsonScan.js';
+import { asInput, isUtf8File, type ParserInput } from './input.js';
 import { FeatureList, type FeatureSink } from './types.js';
 
 const REASON_LIMIT = 100;
@@ -29,23 +29,29 @@ function kindOf(value: unknown): string {
 }
 
 /**
- * Parses the bytes of an uploaded GeoJSON file (UTF-8, BOM allowed) into a map document.
- * Accepts a FeatureCollection (groups kept), a single Feature, or a bare geometry (wrapped into
- * one feature). Throws AppError('invalid_geojson'). With a sink, the features go there one by
- * one as they are parsed and the document comes back without them.
+ * Parses an uploaded GeoJSON file (UTF-8, BOM allowed) into a map document. Accepts a
+ * FeatureCollection (groups kept), a single Feature, or a bare geometry (wrapped into one
+ * feature). Throws AppError('invalid_geojson'). With a sink, the features go there one by one as
+ * they are parsed and the document comes back without them. A FeatureCollection is read through
+ * a window (./geojsonScan.ts); anything else, and a file whose structure is broken (for the
+ * engine's message), is parsed whole.
  */
-export function parseGeoJsonFile(bytes: Uint8Array, sink?: FeatureSink): MapDocument {
-  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (!isUtf8(buffer)) invalid('the file is not UTF-8 text');
-  const start = buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
-  if (buffer.subarray(start).every(isJsonSpace)) invalid('the file is empty');
-  const collection = scanOrNull(buffer, start);
+export function parseGeoJsonFile(file: ParserInput, sink?: FeatureSink, windowBytes?: number): MapDocument {
+  const input = asInput(file);
+  if (!isUtf8File(input)) invalid('the file is not UTF-8 text');
+  const head = input.head;
+  const start = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+  const window = new FileWindow(input, windowBytes);
+  const collection = scanOrNull(window, start);
   if (collection !== null) {
     const list = sink ? undefined : new FeatureList();
-    const streamed = streamCollection(buffer, collection, sink ?? list!);
+    const streamed = streamCollection(window, collection, sink ?? list!);
     if (streamed !== null) return { ...streamed, features: list?.features ?? [] };
   }
-  const document = parseWhole(buffer.toString('utf8', start));
+  const whole = input.bytes();
+  const text = Buffer.from(whole.buffer, whole.byteOffset, whole.byteLength).toString('utf8', start);
+  if (text.trim() === '') invalid('the file is empty');
+  const document = parseWhole(text);
   if (sink) {
     for (const feature of document.features) sink.add(feature);
     document.features = [];
@@ -53,12 +59,10 @@ export function parseGeoJsonFile(bytes: Uint8Array, sink?: FeatureSink): MapDocu
   return document;
 }
 
-const isJsonSpace = (byte: number): boolean => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
-
 /** The file cut into pieces, or null when it is no object or its structure is broken (then it is parsed whole, for the message). */
-function scanOrNull(buffer: Buffer, start: number): ScannedCollection | null {
+function scanOrNull(window: FileWindow, start: number): ScannedCollection | null {
   try {
-    return scanFeatureCollection(buffer, start);
+    return scanFeatureCollection(window, start);
   } catch (error) {
     if (error instanceof ScanFailure) return null;
     throw error;
@@ -70,12 +74,12 @@ function scanOrNull(buffer: Buffer, start: number): ScannedCollection | null {
  * checked first, then each feature is parsed, checked and handed to the sink. Returns null
  * when the top level is not a FeatureCollection with a features list (parsed whole instead).
  */
-function streamCollection(buffer: Buffer, { members, featuresList, featureSpans, featureIds }: ScannedCollection, sink: FeatureSink): MapDocument | null {
+function streamCollection(window: FileWindow, { members, featuresList, featureSpans, featureIds }: ScannedCollection, sink: FeatureSink): MapDocument | null {
   const top: Record<string, unknown> = {};
   for (const [key, [start, end]] of members) {
     let value: unknown;
     try {
-      value = JSON.parse(buffer.toString('utf8', start, end));
+      value = JSON.parse(window.text(start, end));
     } catch {
       return null;
     }
@@ -90,7 +94,7 @@ function streamCollection(buffer: Buffer, { members, featuresList, featureSpans,
   for (let index = 0; index < count; index++) {
     let input: unknown;
     try {
-      input = JSON.parse(buffer.toString('utf8', featureSpans[2 * index], featureSpans[2 * index + 1]));
+      input = JSON.parse(window.text(featureSpans[2 * index] as number, featureSpans[2 * index + 1] as number));
     } catch (error) {
       invalid(`the file is not valid JSON: ${shortReason(error)} (in feature index ${index})`);
     }

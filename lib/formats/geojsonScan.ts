@@ -1,25 +1,72 @@
-// Finds the pieces of a GeoJSON FeatureCollection in its bytes without parsing them: the text
-// of each top-level member and of each feature, and each feature's "id". The GeoJSON import then
-// parses one feature at a time (JSON.parse on its text), so a 15 MB file never becomes one
-// object tree. Only structure is looked at here (strings, brackets, separators); JSON.parse
-// checks everything inside the pieces. A FeatureCollection is one object, so the structure
-// between the pieces is all there is to check.
+// Finds the pieces of a GeoJSON FeatureCollection in its bytes without parsing them: where the
+// text of each top-level member and of each feature is in the file, and each feature's "id".
+// The GeoJSON import then parses one feature at a time (JSON.parse on its text), so a 15 MB file
+// never becomes one object tree, and the file is read through a window of 64 kB (more for a
+// feature longer than that), so it is never in memory whole either. Only structure is looked at
+// here (strings, brackets, separators); JSON.parse checks everything inside the pieces. A
+// FeatureCollection is one object, so the structure between the pieces is all there is to check.
 //
 // Why not a streaming JSON library: the ones on npm tokenise every value in JavaScript, several
 // times slower than JSON.parse; cutting at the structure and leaving the values to JSON.parse
 // keeps the engine's speed.
+
+import type { FileInput } from './input.js';
 
 /** The file is not JSON, or not in the shape this scanner takes (then the caller parses it whole). */
 export class ScanFailure extends Error {
   override name = 'ScanFailure';
 }
 
+/** The window ends before the file does: the step is run again on a larger window. */
+class WindowEnd extends Error {}
+
+/** Bytes a window shows at least (tests use a few). */
+export const WINDOW_BYTES = 64 * 1024;
+
+/** Part of the file, [base, base + bytes.length), read into a buffer that is reused as it slides. */
+export class FileWindow {
+  private buffer: Buffer;
+  base = 0;
+  bytes: Buffer;
+
+  constructor(
+    private readonly input: FileInput,
+    private readonly windowBytes = WINDOW_BYTES,
+  ) {
+    this.buffer = Buffer.allocUnsafe(Math.min(windowBytes, Math.max(input.size, 1)));
+    this.bytes = this.buffer.subarray(0, 0);
+  }
+
+  get size(): number {
+    return this.input.size;
+  }
+
+  /** Whether the window reaches the end of the file. */
+  get atEnd(): boolean {
+    return this.base + this.bytes.length >= this.input.size;
+  }
+
+  /** Shows the file from `start` on: at least `least` bytes of it, or all the rest. */
+  show(start: number, least = this.windowBytes): void {
+    const wanted = Math.min(Math.max(least, this.windowBytes), this.input.size - start);
+    if (wanted > this.buffer.length) this.buffer = Buffer.allocUnsafe(wanted);
+    this.base = start;
+    this.bytes = this.buffer.subarray(0, this.input.readAt(start, this.buffer.subarray(0, Math.max(wanted, 0))));
+  }
+
+  /** The text of the file's bytes [start, end), moving the window there when it is elsewhere. */
+  text(start: number, end: number): string {
+    if (start < this.base || end > this.base + this.bytes.length) this.show(start, end - start);
+    return this.bytes.toString('utf8', start - this.base, end - this.base);
+  }
+}
+
 export interface ScannedCollection {
-  /** Top-level members other than the features list: key → [start, end) of the value text. */
+  /** Top-level members other than the features list: key → [start, end) of the value text in the file. */
   members: Map<string, [number, number]>;
   /** The object has a "features" member that is a list (its features are below). */
   featuresList: boolean;
-  /** [start, end) of each feature's text, flattened: start of feature i at 2i, end at 2i + 1. */
+  /** [start, end) of each feature's text in the file, flattened: start of feature i at 2i, end at 2i + 1. */
   featureSpans: number[];
   /** Each feature's "id" value as in the file (undefined: none, or the feature is no object). */
   featureIds: unknown[];
@@ -41,21 +88,41 @@ const LETTER_I = 0x69;
 const LETTER_D = 0x64;
 
 class Cursor {
-  at: number;
-  constructor(
-    private readonly bytes: Buffer,
-    start: number,
-  ) {
-    this.at = start;
+  /** Where the cursor is in the window's bytes. */
+  at = 0;
+
+  constructor(private readonly window: FileWindow) {}
+
+  private get bytes(): Buffer {
+    return this.window.bytes;
+  }
+
+  /** Where the cursor is in the file. */
+  get position(): number {
+    return this.window.base + this.at;
+  }
+
+  /** Moves the window to start at `position` (at least `least` bytes) and the cursor there. */
+  moveTo(position: number, least?: number): void {
+    this.window.show(position, least);
+    this.at = 0;
+  }
+
+  /** The end of the window: the end of the file (a failure) or of what is read so far (read more). */
+  private windowEnd(problem: string): Error {
+    return this.window.atEnd ? new ScanFailure(problem) : new WindowEnd();
   }
 
   peek(): number {
-    if (this.at >= this.bytes.length) throw new ScanFailure('the file ends too early');
+    if (this.at >= this.bytes.length) throw this.windowEnd('the file ends too early');
     return this.bytes[this.at] as number;
   }
 
+  /** Whether the cursor is at the end of the file (or of the window, which is then made larger). */
   get done(): boolean {
-    return this.at >= this.bytes.length;
+    if (this.at < this.bytes.length) return false;
+    if (!this.window.atEnd) throw new WindowEnd();
+    return true;
   }
 
   space(): void {
@@ -76,7 +143,7 @@ class Cursor {
     let at = this.at + 1;
     for (;;) {
       const quote = bytes.indexOf(QUOTE, at);
-      if (quote === -1) throw new ScanFailure('unterminated string');
+      if (quote === -1) throw this.windowEnd('unterminated string');
       // The quote is escaped when an odd number of backslashes stands before it.
       let slashes = 0;
       while (bytes[quote - 1 - slashes] === BACKSLASH) slashes++;
@@ -108,6 +175,7 @@ class Cursor {
     const start = this.at;
     let at = start;
     for (let c = bytes[at]; c !== undefined && c !== COMMA && c !== CLOSE_OBJECT && c !== CLOSE_LIST && c !== SPACE && c !== LF && c !== CR && c !== TAB; c = bytes[++at]);
+    if (at === bytes.length && !this.window.atEnd) throw new WindowEnd(); // the value may go on
     if (at === start) throw new ScanFailure('expected a value');
     this.at = at;
   }
@@ -124,32 +192,43 @@ class Cursor {
       return;
     }
     for (;;) {
-      if (this.peek() !== QUOTE) throw new ScanFailure('expected a key');
-      const keyStart = this.at;
-      this.string();
-      const keyEnd = this.at;
-      this.space();
-      this.expect(COLON);
-      this.space();
+      const [keyStart, keyEnd] = this.key();
       member(keyStart, keyEnd);
-      this.space();
-      if (this.peek() === COMMA) {
-        this.at++;
-        this.space();
-        continue;
-      }
-      this.expect(CLOSE_OBJECT);
-      return;
+      if (this.endOfMember()) return;
     }
   }
 
-  /** The key whose text (quotes included) runs from start to end. */
+  /** Moves past a key and its colon (and the space after it); returns where the key's text is. */
+  key(): [number, number] {
+    if (this.peek() !== QUOTE) throw new ScanFailure('expected a key');
+    const keyStart = this.at;
+    this.string();
+    const keyEnd = this.at;
+    this.space();
+    this.expect(COLON);
+    this.space();
+    return [keyStart, keyEnd];
+  }
+
+  /** Moves past the separator after a member: false after a comma (more follow), true after the closing brace. */
+  endOfMember(): boolean {
+    this.space();
+    if (this.peek() === COMMA) {
+      this.at++;
+      this.space();
+      return false;
+    }
+    this.expect(CLOSE_OBJECT);
+    return true;
+  }
+
+  /** The key whose text (quotes included) runs from start to end of the window's bytes. */
   keyText(start: number, end: number): string {
     return JSON.parse(this.bytes.toString('utf8', start, end)) as string;
   }
 
-  /** Moves past one feature and returns the text of its "id" value, if it is an object that has one. */
-  feature(): [number, number] | undefined {
+  /** Moves past one feature and returns the value of its "id", if it is an object that has one. */
+  feature(): unknown {
     if (this.peek() !== OPEN_OBJECT) {
       this.value();
       return undefined;
@@ -161,7 +240,7 @@ class Cursor {
       // The last "id" counts, as in JSON.parse.
       if (this.isId(keyStart, keyEnd)) id = [valueStart, this.at];
     });
-    return id;
+    return id === undefined ? undefined : this.idValue(id);
   }
 
   /** Whether a key is "id": the bytes "id" exactly, or a key with escapes that reads "id". */
@@ -170,6 +249,31 @@ class Cursor {
     if (end - start === 4) return bytes[start + 1] === LETTER_I && bytes[start + 2] === LETTER_D;
     return bytes.subarray(start, end).includes(BACKSLASH) && this.keyText(start, end) === 'id';
   }
+
+  private idValue([start, end]: [number, number]): unknown {
+    try {
+      return JSON.parse(this.bytes.toString('utf8', start, end));
+    } catch {
+      throw new ScanFailure('an id is not JSON');
+    }
+  }
+}
+
+/**
+ * Runs one step of the scan from where the cursor is; when the step reaches the end of the
+ * window before the end of the file, shows twice as much of the file from the same place and
+ * runs the step again (a step is one member or one feature, so nothing is read over and over).
+ */
+function step<T>(cursor: Cursor, window: FileWindow, run: () => T): T {
+  const from = cursor.position;
+  for (;;) {
+    try {
+      return run();
+    } catch (error) {
+      if (!(error instanceof WindowEnd)) throw error;
+      cursor.moveTo(from, 2 * (window.base + window.bytes.length - from));
+    }
+  }
 }
 
 /**
@@ -177,62 +281,81 @@ class Cursor {
  * features. Returns null when the text is not an object (the caller parses it whole for the
  * right message). Throws ScanFailure when the structure is broken.
  */
-export function scanFeatureCollection(bytes: Buffer, start: number): ScannedCollection | null {
-  const cursor = new Cursor(bytes, start);
-  cursor.space();
-  if (cursor.done || cursor.peek() !== OPEN_OBJECT) return null;
+export function scanFeatureCollection(window: FileWindow, start: number): ScannedCollection | null {
+  const cursor = new Cursor(window);
+  cursor.moveTo(start);
+  const isObject = step(cursor, window, () => {
+    cursor.space();
+    return !cursor.done && cursor.peek() === OPEN_OBJECT;
+  });
+  if (!isObject) return null;
   const members = new Map<string, [number, number]>();
   let featureSpans: number[] = [];
   let featureIds: unknown[] = [];
   let featuresList = false;
-  cursor.members((keyStart, keyEnd) => {
-    const key = cursor.keyText(keyStart, keyEnd);
-    const valueStart = cursor.at;
-    if (key === 'features' && cursor.peek() === OPEN_LIST) {
-      ({ featureSpans, featureIds } = scanFeatures(cursor, bytes));
-      featuresList = true;
-      members.delete(key);
-    } else {
-      cursor.value();
-      members.set(key, [valueStart, cursor.at]);
-      // A later "features" that is no list wins, as in JSON.parse.
-      if (key === 'features') featuresList = false;
-    }
+  const empty = step(cursor, window, () => {
+    cursor.expect(OPEN_OBJECT);
+    cursor.space();
+    if (cursor.peek() !== CLOSE_OBJECT) return false;
+    cursor.at++;
+    return true;
   });
-  cursor.space();
-  if (!cursor.done) throw new ScanFailure('more text after the object');
+  for (let closed = empty; !closed; ) {
+    const member = step(cursor, window, () => {
+      cursor.space();
+      const [keyStart, keyEnd] = cursor.key();
+      const key = cursor.keyText(keyStart, keyEnd);
+      if (key === 'features' && cursor.peek() === OPEN_LIST) return { key };
+      const valueStart = cursor.position;
+      cursor.value();
+      return { key, span: [valueStart, cursor.position] as [number, number] };
+    });
+    if (member.span === undefined) {
+      ({ featureSpans, featureIds } = scanFeatures(cursor, window));
+      featuresList = true;
+      members.delete(member.key);
+    } else {
+      members.set(member.key, member.span);
+      // A later "features" that is no list wins, as in JSON.parse.
+      if (member.key === 'features') featuresList = false;
+    }
+    closed = step(cursor, window, () => cursor.endOfMember());
+  }
+  step(cursor, window, () => {
+    cursor.space();
+    if (!cursor.done) throw new ScanFailure('more text after the object');
+  });
   return { members, featuresList, featureSpans, featureIds };
 }
 
-function scanFeatures(cursor: Cursor, bytes: Buffer): { featureSpans: number[]; featureIds: unknown[] } {
+function scanFeatures(cursor: Cursor, window: FileWindow): { featureSpans: number[]; featureIds: unknown[] } {
   const featureSpans: number[] = [];
   const featureIds: unknown[] = [];
-  cursor.at++;
-  cursor.space();
-  if (cursor.peek() === CLOSE_LIST) {
-    cursor.at++;
-    return { featureSpans, featureIds };
-  }
-  for (;;) {
-    const start = cursor.at;
-    const id = cursor.feature();
-    featureSpans.push(start, cursor.at);
-    featureIds.push(id === undefined ? undefined : parseIdText(bytes, id));
+  const empty = step(cursor, window, () => {
+    cursor.expect(OPEN_LIST);
     cursor.space();
-    if (cursor.peek() === COMMA) {
-      cursor.at++;
+    if (cursor.peek() !== CLOSE_LIST) return false;
+    cursor.at++;
+    return true;
+  });
+  for (let closed = empty; !closed; ) {
+    const feature = step(cursor, window, () => {
+      cursor.space(); // what the last step could not see of the space after the comma
+      const start = cursor.position;
+      const id = cursor.feature();
+      const end = cursor.position;
       cursor.space();
-      continue;
-    }
-    cursor.expect(CLOSE_LIST);
-    return { featureSpans, featureIds };
+      const more = cursor.peek() === COMMA;
+      if (!more) cursor.expect(CLOSE_LIST);
+      else {
+        cursor.at++;
+        cursor.space();
+      }
+      return { start, end, id, more };
+    });
+    featureSpans.push(feature.start, feature.end);
+    featureIds.push(feature.id);
+    closed = !feature.more;
   }
-}
-
-function parseIdText(bytes: Buffer, [start, end]: [number, number]): unknown {
-  try {
-    return JSON.parse(bytes.toString('utf8', start, end));
-  } catch {
-    throw new ScanFailure('an id is not JSON');
-  }
+  return { featureSpans, featureIds };
 }

@@ -6,12 +6,11 @@ import { parseExcel } from './excel.js';
 import { parseGeoJsonFile } from './geojson.js';
 import { parseGpx } from './gpx.js';
 import { parseKml } from './kml.js';
-import { asInput } from './input.js';
 import type { FormatParser } from './types.js';
 
 export const PARSERS: Record<ImportFileType, FormatParser> = {
   geojson: (input, options) => {
-    const document = parseGeoJsonFile(asInput(input).bytes(), options.sink);
+    const document = parseGeoJsonFile(input, options.sink);
     // ogr2ogr and QGIS write the layer's name as a top-level "name".
     return { document, skipped: [], media: [], name: typeof document.name === 'string' ? document.name : undefined };
   },

@@ -1,6 +1,7 @@
 // An uploaded file as the parsers read it: its first bytes (to recognise the format and its
 // encoding), its bytes piece by piece (text formats, so a large file never sits in memory
 // whole), or all of it at once (archives and GeoJSON, which need random access).
+import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 
 /**
@@ -23,6 +24,8 @@ export interface FileInput {
   pieces(pieceBytes?: number): Iterable<Uint8Array>;
   /** All the bytes. */
   bytes(): Uint8Array;
+  /** Copies the bytes from `position` on into `target`; returns how many (fewer at the end). */
+  readAt(position: number, target: Uint8Array): number;
 }
 
 /** A file's bytes in memory (tests; media inside archives). */
@@ -34,6 +37,11 @@ export function bytesInput(bytes: Uint8Array): FileInput {
       for (let at = 0; at < bytes.length; at += pieceBytes) yield bytes.subarray(at, at + pieceBytes);
     },
     bytes: () => bytes,
+    readAt(position, target) {
+      const part = bytes.subarray(position, position + target.length);
+      target.set(part);
+      return part.length;
+    },
   };
 }
 
@@ -59,6 +67,7 @@ export function fileInput(path: string): FileInput {
       }
     },
     bytes: () => fs.readFileSync(path),
+    readAt: (position, target) => withFile(path, (fd) => readFully(fd, target, position)),
   };
 }
 
@@ -86,3 +95,28 @@ function readFully(fd: number, target: Uint8Array, position: number): number {
 export type ParserInput = FileInput | Uint8Array;
 
 export const asInput = (input: ParserInput): FileInput => (input instanceof Uint8Array ? bytesInput(input) : input);
+
+/** Whether the file is valid UTF-8, checked a piece at a time (a sequence cut by a piece's end is checked with the next). */
+export function isUtf8File(input: FileInput): boolean {
+  let carried = new Uint8Array(0);
+  for (const piece of input.pieces()) {
+    const bytes = carried.length === 0 ? piece : Buffer.concat([carried, piece]);
+    const whole = completeSequences(bytes);
+    if (!isUtf8(bytes.subarray(0, whole))) return false;
+    carried = bytes.slice(whole); // a copy: the piece's buffer is reused
+  }
+  return carried.length === 0;
+}
+
+/** How many bytes from the start end on a UTF-8 sequence boundary (a cut-off last sequence left out). */
+function completeSequences(bytes: Uint8Array): number {
+  for (let index = bytes.length - 1; index >= Math.max(0, bytes.length - 3); index--) {
+    const byte = bytes[index] as number;
+    if (byte < 0x80) return bytes.length;
+    if (byte >= 0xc0) {
+      const needs = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2;
+      return index + needs <= bytes.length ? bytes.length : index;
+    }
+  }
+  return bytes.length;
+}
