@@ -48,6 +48,7 @@ export function parseGeoJsonFile(file: ParserInput, sink?: FeatureSink, windowBy
     const streamed = streamCollection(window, collection, sink ?? list!);
     if (streamed !== null) return { ...streamed, features: list?.features ?? [] };
   }
+  window.release();
   const whole = input.bytes();
   const text = Buffer.from(whole.buffer, whole.byteOffset, whole.byteLength).toString('utf8', start);
   if (text.trim() === '') invalid('the file is empty');
@@ -75,6 +76,15 @@ function scanOrNull(window: FileWindow, start: number): ScannedCollection | null
  * when the top level is not a FeatureCollection with a features list (parsed whole instead).
  */
 function streamCollection(window: FileWindow, { members, featuresList, featureSpans, featureIds }: ScannedCollection, sink: FeatureSink): MapDocument | null {
+  // Anything but a FeatureCollection with a features list is parsed whole: say so before parsing
+  // the other members (a single Feature's geometry may be most of the file).
+  const type = members.get('type');
+  if (!featuresList || type === undefined) return null;
+  try {
+    if (JSON.parse(window.text(type[0], type[1])) !== 'FeatureCollection') return null;
+  } catch {
+    return null;
+  }
   const top: Record<string, unknown> = {};
   for (const [key, [start, end]] of members) {
     let value: unknown;
@@ -85,7 +95,6 @@ function streamCollection(window: FileWindow, { members, featuresList, featureSp
     }
     setOwn(top, key, value);
   }
-  if (top.type !== 'FeatureCollection' || !featuresList) return null;
   const count = featureIds.length;
   if (count > MAX_FEATURES) invalid(`the document has ${count} features; at most ${MAX_FEATURES} are allowed`);
   const { head, groupIds } = parseDocumentHead(top);

@@ -51,7 +51,16 @@ export class FileWindow {
     const wanted = Math.min(Math.max(least, this.windowBytes), this.input.size - start);
     if (wanted > this.buffer.length) this.buffer = Buffer.allocUnsafe(wanted);
     this.base = start;
-    this.bytes = this.buffer.subarray(0, this.input.readAt(start, this.buffer.subarray(0, Math.max(wanted, 0))));
+    const read = this.input.readAt(start, this.buffer.subarray(0, Math.max(wanted, 0)));
+    // Fewer bytes than the file's size promised (it changed): give up, never wait for more.
+    if (read < wanted) throw new ScanFailure('the file is shorter than it was');
+    this.bytes = this.buffer.subarray(0, read);
+  }
+
+  /** Lets the buffer go (it may have grown to a feature's length). */
+  release(): void {
+    this.buffer = Buffer.alloc(0);
+    this.bytes = this.buffer;
   }
 
   /** The text of the file's bytes [start, end), moving the window there when it is elsewhere. */
@@ -224,7 +233,11 @@ class Cursor {
 
   /** The key whose text (quotes included) runs from start to end of the window's bytes. */
   keyText(start: number, end: number): string {
-    return JSON.parse(this.bytes.toString('utf8', start, end)) as string;
+    try {
+      return JSON.parse(this.bytes.toString('utf8', start, end)) as string;
+    } catch {
+      throw new ScanFailure('a key is not a JSON string'); // a bad escape: the whole parse says where
+    }
   }
 
   /** Moves past one feature and returns the value of its "id", if it is an object that has one. */

@@ -92,7 +92,7 @@ class GpxHandler implements XmlHandler {
 
   private newItem(kind: ItemState['kind'], line: number, depth: number): ItemState {
     this.items++;
-    return { kind, line, depth, track: kind === WAYPOINT ? undefined : new TrackPoints(), segments: [], hasTimes: false, points: 0 };
+    return { kind, line, depth, segments: [], hasTimes: false, points: 0 };
   }
 
   private startPoint(attributes: Readonly<Record<string, string>>, depth: number, line: number): void {
@@ -267,16 +267,18 @@ class GpxHandler implements XmlHandler {
     if (problem !== null) item.problem ??= `the point on line ${this.pointLine}: ${problem}`;
     if (item.problem !== undefined) return; // the item is skipped: its points need not be kept
     const time = this.pointTime;
-    (item.track as TrackPoints).push(this.pointLon, this.pointLat, ele, time);
+    // Made with the first point: a file of many empty or skipped tracks allocates nothing for them.
+    item.track ??= new TrackPoints();
+    item.track.push(this.pointLon, this.pointLat, ele, time);
     if (time !== undefined) this.segmentHasTimes = true;
   }
 
   private finishSegment(item: ItemState): void {
-    const track = item.track as TrackPoints;
-    const segment = { start: this.segmentStart as number, end: track.count };
+    const track = item.track;
+    const segment = { start: this.segmentStart as number, end: track?.count ?? 0 };
     this.segmentStart = null;
     if (segment.end - segment.start < 2) {
-      track.truncate(segment.start);
+      track?.truncate(segment.start);
       return;
     }
     item.segments.push(segment);

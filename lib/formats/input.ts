@@ -1,6 +1,7 @@
 // An uploaded file as the parsers read it: its first bytes (to recognise the format and its
 // encoding), its bytes piece by piece (text formats, so a large file never sits in memory
-// whole), or all of it at once (archives and GeoJSON, which need random access).
+// whole), a stretch of it from any position (GeoJSON's window), or all of it at once (archives,
+// which need random access, and a GeoJSON file that is no FeatureCollection).
 import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 

@@ -14,7 +14,10 @@ export abstract class JsonPieces {
 function holdsPieces(value: unknown, depth: number): boolean {
   if (value instanceof JsonPieces) return true;
   if (depth === 0 || value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) return value.some((item) => holdsPieces(item, depth - 1));
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) if (holdsPieces(value[index], depth - 1)) return true;
+    return false;
+  }
   for (const key in value) if (holdsPieces((value as Record<string, unknown>)[key], depth - 1)) return true;
   return false;
 }
@@ -33,10 +36,10 @@ export function writeJson(value: unknown, write: (text: string) => void, depth =
     write(JSON.stringify(value) ?? 'null');
   } else if (Array.isArray(value)) {
     write('[');
-    value.forEach((item, index) => {
+    for (let index = 0; index < value.length; index++) {
       if (index > 0) write(',');
-      writeJson(item, write, depth - 1);
-    });
+      writeJson(value[index], write, depth - 1); // a hole is written as null, as JSON.stringify does
+    }
     write(']');
   } else {
     write('{');

@@ -14,7 +14,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export class TextTable {
   private bytes: Buffer;
   private used = 0;
-  private ends = new Uint32Array(1024);
+  private ends = new Uint32Array(16);
   private count = 0;
 
   /**
@@ -24,7 +24,7 @@ export class TextTable {
    * memory, and the table is not copied as it grows.
    */
   constructor(expectedBytes = 64 * 1024) {
-    this.bytes = Buffer.allocUnsafe(Math.min(Math.max(expectedBytes, 1024), MOST_RESERVED_BYTES));
+    this.bytes = Buffer.allocUnsafe(Math.min(Math.max(expectedBytes, 64), MOST_RESERVED_BYTES));
   }
 
   get length(): number {
@@ -33,8 +33,9 @@ export class TextTable {
 
   /** Room for this many strings at once (a count the file declares), within reason. */
   expect(count: number): void {
-    if (!(Number.isInteger(count) && count > this.ends.length)) return;
-    const longer = new Uint32Array(Math.min(count, MOST_RESERVED_STRINGS));
+    const room = Math.min(count, MOST_RESERVED_STRINGS);
+    if (!Number.isInteger(count) || room <= this.ends.length) return;
+    const longer = new Uint32Array(room);
     longer.set(this.ends.subarray(0, this.count));
     this.ends = longer;
   }

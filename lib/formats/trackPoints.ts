@@ -17,8 +17,8 @@ export interface Segment {
 const POINTS_PER_PIECE = 2000;
 
 export class TrackPoints {
-  private coordinates = new Float64Array(3 * 1024);
-  private readonly times = new TextTable();
+  private coordinates = new Float64Array(3 * 16);
+  private readonly times = new TextTable(256);
   private size = 0;
 
   get count(): number {

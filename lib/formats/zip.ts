@@ -140,39 +140,44 @@ export class ZipArchive {
   /**
    * The entry's content in pieces as it is inflated (by zlib's thread pool, while the caller
    * reads the piece before), within the same limits as readEntry. The size and CRC are checked
-   * when the last piece has been read; a caller that stops early gets no such check.
+   * when the last piece has been read; a caller that stops early (an ODS reader done with the
+   * first table) gets no such check for what it did not read.
    */
   async *readPieces(entry: ZipEntry, pieceBytes = 64 * 1024): AsyncGenerator<Uint8Array> {
     const { compressed, left, ratioLimit } = this.locate(entry);
     let produced = 0;
     let crc = 0;
-    if (entry.method === 0) {
-      for (let at = 0; at < compressed.length; at += pieceBytes) {
-        const piece = compressed.subarray(at, at + pieceBytes);
-        produced += piece.length;
-        crc = crc32(piece, crc);
-        yield piece;
-      }
-    } else {
-      const overrunLimit = entry.size + DECLARED_SIZE_SLACK + 1;
-      const limit = Math.min(left, ratioLimit, overrunLimit);
-      // zlib fills larger buffers (fewer round trips to its thread pool), handed on in pieces.
-      const inflater = createInflateRaw({ chunkSize: 4 * pieceBytes });
-      inflater.end(compressed);
-      try {
-        for await (const chunk of inflater as AsyncIterable<Buffer>) {
-          produced += chunk.length;
-          if (produced > limit) throw this.overrun(entry, limit, left, overrunLimit);
-          crc = crc32(chunk, crc);
-          for (let at = 0; at < chunk.length; at += pieceBytes) yield chunk.subarray(at, at + pieceBytes);
+    try {
+      if (entry.method === 0) {
+        for (let at = 0; at < compressed.length; at += pieceBytes) {
+          const piece = compressed.subarray(at, at + pieceBytes);
+          produced += piece.length;
+          crc = crc32(piece, crc);
+          yield piece;
         }
-      } catch (error) {
-        throw error instanceof AppError ? error : this.notInflatable(entry, error);
-      } finally {
-        inflater.destroy();
+      } else {
+        const overrunLimit = entry.size + DECLARED_SIZE_SLACK + 1;
+        const limit = Math.min(left, ratioLimit, overrunLimit);
+        // zlib fills larger buffers (fewer round trips to its thread pool), handed on in pieces.
+        const inflater = createInflateRaw({ chunkSize: 4 * pieceBytes });
+        inflater.end(compressed);
+        try {
+          for await (const chunk of inflater as AsyncIterable<Buffer>) {
+            produced += chunk.length;
+            if (produced > limit) throw this.overrun(entry, limit, left, overrunLimit);
+            crc = crc32(chunk, crc);
+            for (let at = 0; at < chunk.length; at += pieceBytes) yield chunk.subarray(at, at + pieceBytes);
+          }
+        } catch (error) {
+          throw error instanceof AppError ? error : this.notInflatable(entry, error);
+        } finally {
+          inflater.destroy();
+        }
       }
+    } finally {
+      // What was inflated counts against the budget, also when the reader stopped early.
+      this.inflated += produced;
     }
-    this.inflated += produced;
     this.checkContent(entry, produced, crc);
   }
 

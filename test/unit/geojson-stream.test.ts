@@ -62,6 +62,11 @@ describe('GeoJSON FeatureCollections, one feature at a time', () => {
     expect(errorOf(`{"type":"FeatureCollection","features":[${point()},{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"a":tru}}]}`)).toMatch(/^the file is not valid JSON: .*\(in feature index 1\)$/);
   });
 
+  it('explains keys with bad escapes as a parse of the whole file does', () => {
+    expect(errorOf('{"type":"FeatureCollection","\\x":1,"features":[]}')).toMatch(/^the file is not valid JSON: /);
+    expect(errorOf(`{"type":"FeatureCollection","features":[{"ty\npe":"Feature"}]}`)).toMatch(/^the file is not valid JSON: /);
+  });
+
   it('explains broken structure as a parse of the whole file does', () => {
     expect(errorOf(`{"type":"FeatureCollection","features":[${point()} ${point()}]}`)).toMatch(/^the file is not valid JSON: /);
     expect(errorOf(`{"type":"FeatureCollection","features":[${point()}]} trailing`)).toMatch(/^the file is not valid JSON: /);

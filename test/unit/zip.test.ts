@@ -220,4 +220,28 @@ describe('zip reader', () => {
     const damaged = await inPieces(makeZip([{ name: 'a', deflated: new Uint8Array([0xff, 0xff, 0xff, 0xff]), size: 10, crc: 0 }]), {});
     expect(damaged).toMatchObject({ code: 'invalid_archive', message: expect.stringMatching(/the entry "a" cannot be inflated/) });
   });
+
+  it('charges what a piecewise read inflated to the budget, also when the reader stops early', async () => {
+    const bytes = makeZip([
+      { name: 'a', data: 'a'.repeat(600_000) },
+      { name: 'b', data: 'b'.repeat(600_000) },
+    ]);
+    // a's first piece (zlib hands out 256 kB at a time) and all of b do not fit in 800 kB.
+    const zip = open(bytes, { maxInflatedBytes: 800_000 });
+    for await (const piece of zip.readPieces(zip.entry('a')!, 64 * 1024)) {
+      expect(piece.length).toBeGreaterThan(0);
+      break;
+    }
+    const error = await (async () => {
+      try {
+        for await (const _piece of zip.readPieces(zip.entry('b')!)) {
+          // read on
+        }
+      } catch (caught) {
+        return caught as AppError;
+      }
+      throw new Error('expected the budget to run out');
+    })();
+    expect(error.code).toBe('archive_too_large');
+  });
 });

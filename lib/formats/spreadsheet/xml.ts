@@ -1,9 +1,9 @@
 // A minimal, fast, non-validating XML scanner for the XML parts of spreadsheets (XLSX sheets,
 // shared strings and styles; ODS content.xml). It reads text in pieces as they are inflated
 // (`write`, then `end`), calls a handler for start tags, end tags and (on request) text, and
-// never builds a tree, so memory stays proportional to the nesting depth and one piece. A tag,
-// comment or CDATA section cut by a piece's end waits for the next piece (a long one waits until
-// as much text again has come, so nothing is re-read over and over). Text is handed on as it
+// never builds a tree, so memory stays proportional to the nesting depth, one piece and the
+// longest single tag, comment or CDATA section. One cut by a piece's end waits for the next
+// piece (a long one until as much text again has come, so nothing is re-read over and over). Text is handed on as it
 // comes: a handler may get one text node in several calls. Safe by construction: a DOCTYPE is
 // refused (no entity can be declared, so no entity expansion and no external fetch), only the
 // five predefined entities and character references are decoded, nesting is capped, and tags
