@@ -71,7 +71,7 @@ export class FeatureFileWriter implements FeatureSink {
     }
     const text = JSON.stringify(feature);
     if (text.length >= FLUSH_CHARS) {
-      // A large feature (a long track) is written as it is, not joined to the others first.
+      // A large feature (a long line, a detailed polygon) is written as it is, not joined to others first.
       this.flush();
       this.written += this.write(text);
       return;

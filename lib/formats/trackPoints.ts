@@ -47,9 +47,10 @@ export class TrackPoints {
 
   position(index: number): Position {
     const at = index * 3;
+    const lon = this.coordinates[at] as number;
+    const lat = this.coordinates[at + 1] as number;
     const ele = this.coordinates[at + 2] as number;
-    const lonLat: Position = [this.coordinates[at] as number, this.coordinates[at + 1] as number];
-    return Number.isNaN(ele) ? lonLat : [...lonLat, ele];
+    return Number.isNaN(ele) ? [lon, lat] : [lon, lat, ele];
   }
 
   /** The point's time, or null. */
