@@ -41,21 +41,36 @@ export class TextTable {
   }
 
   add(text: string): void {
-    // UTF-8 has no lone surrogates; they are dropped, as the importers drop them from any text.
-    const clean = SURROGATE.test(text) ? text.replace(LONE_SURROGATE, '') : text;
-    const most = clean.length * 3;
-    if (this.used + most > this.bytes.length) {
-      const bigger = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.used + most));
-      this.bytes.copy(bigger, 0, 0, this.used);
-      this.bytes = bigger;
+    this.reserve(text.length * 3);
+    // Plain ASCII (most table text) is copied here; anything else goes through Buffer.write.
+    const bytes = this.bytes;
+    let at = this.used;
+    let index = 0;
+    for (; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      if (code >= 0x80) break;
+      bytes[at++] = code;
     }
-    this.used += this.bytes.write(clean, this.used, 'utf8');
+    if (index < text.length) {
+      // UTF-8 has no lone surrogates; they are dropped, as the importers drop them from any text.
+      const rest = text.slice(index);
+      at += bytes.write(SURROGATE.test(rest) ? rest.replace(LONE_SURROGATE, '') : rest, at, 'utf8');
+    }
+    this.used = at;
     if (this.count === this.ends.length) {
       const longer = new Uint32Array(this.ends.length * 2);
       longer.set(this.ends);
       this.ends = longer;
     }
     this.ends[this.count++] = this.used;
+  }
+
+  /** Room for `more` bytes after the ones used. */
+  private reserve(more: number): void {
+    if (this.used + more <= this.bytes.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.used + more));
+    this.bytes.copy(bigger, 0, 0, this.used);
+    this.bytes = bigger;
   }
 
   /** The string at this index, or undefined when there is none. */
