@@ -37,10 +37,6 @@ export class FileWindow {
     this.bytes = this.buffer.subarray(0, 0);
   }
 
-  get size(): number {
-    return this.input.size;
-  }
-
   /** Whether the window reaches the end of the file. */
   get atEnd(): boolean {
     return this.base + this.bytes.length >= this.input.size;
@@ -194,17 +190,20 @@ class Cursor {
    * text starts and ends and must move past the value (the cursor is on it).
    */
   members(member: (keyStart: number, keyEnd: number) => void): void {
-    this.expect(OPEN_OBJECT);
-    this.space();
-    if (this.peek() === CLOSE_OBJECT) {
-      this.at++;
-      return;
-    }
-    for (;;) {
+    for (let closed = this.opens(OPEN_OBJECT, CLOSE_OBJECT); !closed; ) {
       const [keyStart, keyEnd] = this.key();
       member(keyStart, keyEnd);
-      if (this.endOfMember()) return;
+      closed = this.endOfItem(CLOSE_OBJECT);
     }
+  }
+
+  /** Moves past an opening bracket and the space after it; true when the object or list is empty (its end passed too). */
+  opens(open: number, close: number): boolean {
+    this.expect(open);
+    this.space();
+    if (this.peek() !== close) return false;
+    this.at++;
+    return true;
   }
 
   /** Moves past a key and its colon (and the space after it); returns where the key's text is. */
@@ -219,15 +218,15 @@ class Cursor {
     return [keyStart, keyEnd];
   }
 
-  /** Moves past the separator after a member: false after a comma (more follow), true after the closing brace. */
-  endOfMember(): boolean {
+  /** Moves past the separator after a member or element: false after a comma (more follow), true after `close`. */
+  endOfItem(close: number): boolean {
     this.space();
     if (this.peek() === COMMA) {
       this.at++;
       this.space();
       return false;
     }
-    this.expect(CLOSE_OBJECT);
+    this.expect(close);
     return true;
   }
 
@@ -306,14 +305,7 @@ export function scanFeatureCollection(window: FileWindow, start: number): Scanne
   let featureSpans: number[] = [];
   let featureIds: unknown[] = [];
   let featuresList = false;
-  const empty = step(cursor, window, () => {
-    cursor.expect(OPEN_OBJECT);
-    cursor.space();
-    if (cursor.peek() !== CLOSE_OBJECT) return false;
-    cursor.at++;
-    return true;
-  });
-  for (let closed = empty; !closed; ) {
+  for (let closed = step(cursor, window, () => cursor.opens(OPEN_OBJECT, CLOSE_OBJECT)); !closed; ) {
     const member = step(cursor, window, () => {
       cursor.space();
       const [keyStart, keyEnd] = cursor.key();
@@ -332,7 +324,7 @@ export function scanFeatureCollection(window: FileWindow, start: number): Scanne
       // A later "features" that is no list wins, as in JSON.parse.
       if (member.key === 'features') featuresList = false;
     }
-    closed = step(cursor, window, () => cursor.endOfMember());
+    closed = step(cursor, window, () => cursor.endOfItem(CLOSE_OBJECT));
   }
   step(cursor, window, () => {
     cursor.space();
@@ -344,31 +336,17 @@ export function scanFeatureCollection(window: FileWindow, start: number): Scanne
 function scanFeatures(cursor: Cursor, window: FileWindow): { featureSpans: number[]; featureIds: unknown[] } {
   const featureSpans: number[] = [];
   const featureIds: unknown[] = [];
-  const empty = step(cursor, window, () => {
-    cursor.expect(OPEN_LIST);
-    cursor.space();
-    if (cursor.peek() !== CLOSE_LIST) return false;
-    cursor.at++;
-    return true;
-  });
-  for (let closed = empty; !closed; ) {
+  for (let closed = step(cursor, window, () => cursor.opens(OPEN_LIST, CLOSE_LIST)); !closed; ) {
     const feature = step(cursor, window, () => {
       cursor.space(); // what the last step could not see of the space after the comma
       const start = cursor.position;
       const id = cursor.feature();
       const end = cursor.position;
-      cursor.space();
-      const more = cursor.peek() === COMMA;
-      if (!more) cursor.expect(CLOSE_LIST);
-      else {
-        cursor.at++;
-        cursor.space();
-      }
-      return { start, end, id, more };
+      return { start, end, id, closed: cursor.endOfItem(CLOSE_LIST) };
     });
     featureSpans.push(feature.start, feature.end);
     featureIds.push(feature.id);
-    closed = !feature.more;
+    closed = feature.closed;
   }
   return { featureSpans, featureIds };
 }
