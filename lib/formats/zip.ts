@@ -59,6 +59,17 @@ export interface ZipEntry {
  */
 export const DECLARED_SIZE_SLACK = 64 * 1024;
 
+/** Where an entry's compressed bytes are and the limits of its inflating. */
+interface Located {
+  compressed: Uint8Array;
+  /** What is left of the archive's inflated-bytes budget. */
+  left: number;
+  /** Just past the declared size. */
+  overrunLimit: number;
+  /** The lowest of `left`, the ratio cap and `overrunLimit`: inflating stops beyond it. */
+  limit: number;
+}
+
 const EOCD_SIGNATURE = 0x06054b50;
 const ZIP64_LOCATOR_SIGNATURE = 0x07064b50;
 const CENTRAL_SIGNATURE = 0x02014b50;
@@ -109,25 +120,18 @@ export class ZipArchive {
     return entry === undefined ? undefined : this.readEntry(entry);
   }
 
-  /** The named entry as UTF-8 text (a byte order mark is dropped); undefined when absent. */
-  readText(name: string): string | undefined {
-    const data = this.read(name);
-    return data === undefined ? undefined : new TextDecoder('utf-8').decode(data);
-  }
-
   /** The entry's content, inflated within the limits (a copy: it never holds on to the archive's bytes). */
   readEntry(entry: ZipEntry): Uint8Array {
-    const { compressed, left, ratioLimit } = this.locate(entry);
+    const located = this.locate(entry);
+    const { compressed, left, limit } = located;
     let content: Uint8Array;
     if (entry.method === 0) {
       content = compressed.slice();
     } else {
-      const overrunLimit = entry.size + DECLARED_SIZE_SLACK + 1;
-      const limit = Math.min(left, ratioLimit, overrunLimit);
       try {
         content = inflateRawSync(compressed, { maxOutputLength: Math.max(1, limit) });
       } catch (error) {
-        if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw this.overrun(entry, limit, left, overrunLimit);
+        if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw this.overrun(entry, located);
         throw this.notInflatable(entry, error);
       }
     }
@@ -144,7 +148,8 @@ export class ZipArchive {
    * first table) gets no such check for what it did not read.
    */
   async *readPieces(entry: ZipEntry, pieceBytes = 64 * 1024): AsyncGenerator<Uint8Array> {
-    const { compressed, left, ratioLimit } = this.locate(entry);
+    const located = this.locate(entry);
+    const { compressed, limit } = located;
     let produced = 0;
     let crc = 0;
     try {
@@ -156,15 +161,13 @@ export class ZipArchive {
           yield piece;
         }
       } else {
-        const overrunLimit = entry.size + DECLARED_SIZE_SLACK + 1;
-        const limit = Math.min(left, ratioLimit, overrunLimit);
         // zlib fills larger buffers (fewer round trips to its thread pool), handed on in pieces.
         const inflater = createInflateRaw({ chunkSize: 4 * pieceBytes });
         inflater.end(compressed);
         try {
           for await (const chunk of inflater as AsyncIterable<Buffer>) {
             produced += chunk.length;
-            if (produced > limit) throw this.overrun(entry, limit, left, overrunLimit);
+            if (produced > limit) throw this.overrun(entry, located);
             crc = crc32(chunk, crc);
             for (let at = 0; at < chunk.length; at += pieceBytes) yield chunk.subarray(at, at + pieceBytes);
           }
@@ -182,7 +185,7 @@ export class ZipArchive {
   }
 
   /** The entry's compressed bytes and how far it may inflate, after the checks that need no inflating. */
-  private locate(entry: ZipEntry): { compressed: Uint8Array; left: number; ratioLimit: number } {
+  private locate(entry: ZipEntry): Located {
     const { bytes, view, options } = this;
     const at = entry.localOffset;
     if (at + 30 > bytes.length || view.getUint32(at, true) !== LOCAL_SIGNATURE) {
@@ -208,11 +211,12 @@ export class ZipArchive {
         `the ${options.label} entry ${quoteEntryName(entry.name)} uses zip compression method ${entry.method}; only stored and deflated entries are supported`,
       );
     }
-    return { compressed, left, ratioLimit };
+    const overrunLimit = entry.size + DECLARED_SIZE_SLACK + 1;
+    return { compressed, left, overrunLimit, limit: Math.min(left, ratioLimit, overrunLimit) };
   }
 
-  /** The error for an entry that inflates to more than `limit` bytes. */
-  private overrun(entry: ZipEntry, limit: number, left: number, overrunLimit: number): AppError {
+  /** The error for an entry that inflates to more than its `limit`: which of the limits it ran into. */
+  private overrun(entry: ZipEntry, { limit, left, overrunLimit }: Located): AppError {
     if (limit === overrunLimit) {
       return new AppError(
         'archive_too_large',
