@@ -329,13 +329,6 @@ export class XmlScanner {
   }
 }
 
-/** Scans a whole part held as one string. */
-export function scanXml(xml: string, part: string, handler: XmlHandler): void {
-  const scanner = new XmlScanner(part, handler);
-  scanner.write(xml);
-  scanner.end();
-}
-
 function sameText(xml: string, start1: number, end1: number, start2: number, end2: number): boolean {
   if (end1 - start1 !== end2 - start2) return false;
   for (let index = 0; index < end1 - start1; index++) {
