@@ -65,15 +65,7 @@ export function makeZip(entries: ZipInput[]): Uint8Array {
       const local = Buffer.alloc(30);
       local.writeUInt32LE(0x04034b50, 0);
       local.writeUInt16LE(20, 4);
-      local.writeUInt16LE(info.flags, 6);
-      local.writeUInt16LE(method, 8);
-      local.writeUInt16LE(DOS_TIME, 10);
-      local.writeUInt16LE(DOS_DATE, 12);
-      local.writeUInt32LE(info.crc >>> 0, 14);
-      local.writeUInt32LE(info.compressedSize, 18);
-      local.writeUInt32LE(info.size, 22);
-      local.writeUInt16LE(name.length, 26);
-      local.writeUInt16LE(0, 28);
+      writeEntryFields(local, 6, info, name.length);
       chunks.push(local, name, body);
       offset += local.length + name.length + body.length;
       written.set(entry.name, info);
@@ -82,14 +74,7 @@ export function makeZip(entries: ZipInput[]): Uint8Array {
     record.writeUInt32LE(0x02014b50, 0);
     record.writeUInt16LE(20, 4);
     record.writeUInt16LE(20, 6);
-    record.writeUInt16LE(info.flags, 8);
-    record.writeUInt16LE(info.method, 10);
-    record.writeUInt16LE(DOS_TIME, 12);
-    record.writeUInt16LE(DOS_DATE, 14);
-    record.writeUInt32LE(info.crc >>> 0, 16);
-    record.writeUInt32LE(info.compressedSize, 20);
-    record.writeUInt32LE(info.size, 24);
-    record.writeUInt16LE(name.length, 28);
+    writeEntryFields(record, 8, info, name.length);
     record.writeUInt32LE(info.offset, 42);
     central.push(record, name);
   }
@@ -102,6 +87,21 @@ export function makeZip(entries: ZipInput[]): Uint8Array {
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
   return new Uint8Array(Buffer.concat([...chunks, directory, end]));
+}
+
+/**
+ * The fields a local header and a central directory record share, in the same order from `at`:
+ * flags, method, time, date, CRC-32, compressed size, size, name length.
+ */
+function writeEntryFields(buffer: Buffer, at: number, info: Written, nameLength: number): void {
+  buffer.writeUInt16LE(info.flags, at);
+  buffer.writeUInt16LE(info.method, at + 2);
+  buffer.writeUInt16LE(DOS_TIME, at + 4);
+  buffer.writeUInt16LE(DOS_DATE, at + 6);
+  buffer.writeUInt32LE(info.crc >>> 0, at + 8);
+  buffer.writeUInt32LE(info.compressedSize, at + 12);
+  buffer.writeUInt32LE(info.size, at + 16);
+  buffer.writeUInt16LE(nameLength, at + 20);
 }
 
 /**
