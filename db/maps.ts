@@ -177,13 +177,21 @@ async function retryingShortNameRace<T>(db: Db, fn: (trx: Knex.Transaction) => P
   }
 }
 
+/** Replaces the map's map_media rows. */
 async function writeMedia(trx: Knex.Transaction, mapId: number, media: MediaRefs): Promise<void> {
   await trx('map_media').where({ map_id: mapId }).delete();
+  await addMedia(trx, mapId, media);
+}
+
+/** Adds map_media rows (those the map has already stay as they are). */
+async function addMedia(trx: Knex.Transaction, mapId: number, media: MediaRefs): Promise<void> {
   const rows = [
     ...media.images.map((id) => ({ map_id: mapId, kind: 'image', media_id: id })),
     ...media.markers.map((id) => ({ map_id: mapId, kind: 'marker', media_id: id })),
   ];
-  for (let i = 0; i < rows.length; i += 1000) await trx('map_media').insert(rows.slice(i, i + 1000));
+  for (let i = 0; i < rows.length; i += 1000) {
+    await trx('map_media').insert(rows.slice(i, i + 1000)).onConflict(['map_id', 'kind', 'media_id']).ignore();
+  }
 }
 
 export interface NewMap {
@@ -334,13 +342,7 @@ export async function appendDocument(
         [JSON.stringify(head), spec.mapId],
       );
     }
-    const media = [
-      ...append.media.images.map((id) => ({ map_id: spec.mapId, kind: 'image', media_id: id })),
-      ...append.media.markers.map((id) => ({ map_id: spec.mapId, kind: 'marker', media_id: id })),
-    ];
-    for (let i = 0; i < media.length; i += 1000) {
-      await trx('map_media').insert(media.slice(i, i + 1000)).onConflict(['map_id', 'kind', 'media_id']).ignore();
-    }
+    await addMedia(trx, spec.mapId, append.media);
     await trx('import_requests').insert({ request_id: spec.requestId, map_id: spec.mapId, features_added: append.added });
     return { record: (await findMapRecord(trx, spec.mapId))!, added: append.added, alreadyApplied: false };
   });
