@@ -19,7 +19,7 @@ import { lonLatProblem } from './xml/positions.js';
 import { readXml, type XmlHandler } from './xml/sax.js';
 import { shorten } from './xml/shorten.js';
 import { binaryKind } from './xml/sniff.js';
-import { SkipList } from './xml/skipped.js';
+import { SkipList } from './skipped.js';
 import { TrackCoordinates, TrackPoints, TrackTimes, type Segment } from './trackPoints.js';
 
 const WAYPOINT = 0;

@@ -9,6 +9,7 @@ import { AppError } from '../errors.js';
 import type { MapDocument, MapGroup } from '../geojson/model.js';
 import { MAX_FEATURES } from '../geojson/model.js';
 import type { SkippedItem } from '../jobContracts.js';
+import { SkipList } from './skipped.js';
 import { FeatureList, type FeatureSink, type ParseOptions, type ParsedFile } from './types.js';
 
 /** One cell as the readers deliver it: dates arrive as ISO strings, empty cells as null/undefined. */
@@ -291,7 +292,7 @@ export class TableBuilder {
   private readonly groups: MapGroup[] = [];
   private readonly groupIdByPath = new Map<string, number>();
   private readonly groupIdByText = new Map<string, number | undefined>();
-  private readonly skipped: SkippedItem[] = [];
+  private readonly skipped = new SkipList();
   private readonly images: ServiceImageUrls;
   private dataRows = 0;
 
@@ -362,7 +363,7 @@ export class TableBuilder {
     const lon = coordinate(cells[plan.lon], 'longitude', 180);
     if (typeof lat === 'string' || typeof lon === 'string') {
       const reasons = [lat, lon].filter((reason) => typeof reason === 'string');
-      this.skipped.push({ reason: `row ${rowNumber} skipped: ${reasons.join('; ')}`, line: rowNumber });
+      this.skipped.add(`row ${rowNumber} skipped: ${reasons.join('; ')}`, rowNumber);
       return;
     }
     if (this.sink.count >= MAX_FEATURES) {
@@ -419,13 +420,13 @@ export class TableBuilder {
 
   /** A value of an imported row that was dropped. */
   private note(rowNumber: number, reason: string): void {
-    this.skipped.push({ reason: `row ${rowNumber}: ${reason}`, line: rowNumber });
+    this.skipped.add(`row ${rowNumber}: ${reason}`, rowNumber);
   }
 
   finish(): ParsedFile {
     if (this.plan === null) throw new AppError('empty_table', 'the table is empty: it has no header row');
     if (this.dataRows === 0) throw new AppError('empty_table', 'the table has a header row and no data rows');
     const document: MapDocument = { type: 'FeatureCollection', features: this.list?.features ?? [], groups: this.groups };
-    return { document, skipped: this.skipped, media: [] };
+    return { document, skipped: this.skipped.result(), media: [] };
   }
 }

@@ -27,7 +27,7 @@ import { closeRing, parseCoordinateList, parseSpacedPosition } from './positions
 import { setDataProperty } from './properties.js';
 import { shorten } from './shorten.js';
 import { readXml, type XmlHandler } from './sax.js';
-import { SkipList } from './skipped.js';
+import { SkipList } from '../skipped.js';
 import { FeatureList, type FeatureSink } from '../types.js';
 
 /** Finds files inside a KMZ archive; answers a media placeholder id, or undefined. */
