@@ -8,7 +8,6 @@
 import { AppError } from '../errors.js';
 import type { MapDocument, MapGroup } from '../geojson/model.js';
 import { MAX_FEATURES } from '../geojson/model.js';
-import type { SkippedItem } from '../jobContracts.js';
 import { SkipList } from './skipped.js';
 import { FeatureList, type FeatureSink, type ParseOptions, type ParsedFile } from './types.js';
 
