@@ -7,6 +7,7 @@
 // line of every problem, and accepts mixed \r\n / \n / \r line ends without a normalising copy.
 
 import { AppError } from '../errors.js';
+import { fixWindows1252 } from './windows1252.js';
 import { MAX_CELL_LENGTH, MAX_TABLE_COLUMNS, MAX_TABLE_ROWS, TableBuilder } from './table.js';
 import { asInput, isUtf8File, type FileInput, type ParserInput } from './input.js';
 import type { FormatParser, ParsedFile, ParseOptions } from './types.js';
@@ -96,7 +97,7 @@ export function decodeCsv(bytes: Uint8Array): { text: string; encoding: CsvEncod
       'the file is neither UTF-8 nor Windows-1252 text (it looks like a multi-byte encoding such as GBK, Big5 or Shift-JIS); save it as UTF-8 CSV',
     );
   }
-  return { text: new TextDecoder('windows-1252').decode(bytes), encoding: 'windows-1252' };
+  return { text: fixWindows1252(new TextDecoder('windows-1252').decode(bytes)), encoding: 'windows-1252' };
 }
 
 // ---------------------------------------------------------------- delimiter

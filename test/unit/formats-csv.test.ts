@@ -392,6 +392,9 @@ describe('CSV bad input (checklist 25–29)', () => {
   it('28: Windows-1252 is transcoded, UTF-8 is kept, double-byte legacy encodings are refused', async () => {
     const latin = new Uint8Array([...Buffer.from('lat,lon,name\n1,2,Caf'), 0xe9, ...Buffer.from(' na'), 0xef, 0x76, 0x65, 0x0a]);
     expect((await parse(latin)).document.features[0]?.properties.title).toBe('Café naïve');
+    // Windows-1252's own range 0x80–0x9F: curly quotes, the euro sign, a dash (not C1 controls).
+    const quotes = new Uint8Array([...Buffer.from('lat,lon,name\n1,2,'), 0x93, 0x51, 0x94, 0x20, 0x35, 0x80, 0x20, 0x96, 0x20, 0xe9, 0x0a]);
+    expect((await parse(quotes)).document.features[0]?.properties.title).toBe('\u201cQ\u201d 5\u20ac \u2013 é');
     // GBK: 北京 上海 广州 (bytes in runs, as double-byte encodings have them).
     const gbk = new Uint8Array([
       ...Buffer.from('lat,lon,name\n39.9,116.4,'),

@@ -1,24 +1,13 @@
 // Turns the bytes of an uploaded XML file into text: byte order marks (UTF-8, UTF-16), UTF-16
 // without a mark, and the encoding an XML declaration names (ISO-8859-1, windows-1252, …, through
 // TextDecoder). Broken text and NUL characters are refused, never repaired.
+import { fixWindows1252 } from '../windows1252.js';
 import { AppError } from '../../errors.js';
 import { asInput, PIECE_BYTES, type ParserInput } from '../input.js';
 
 /** Labels that mean UTF-16 (a declaration saying so without a BOM is usually a converted UTF-8 file). */
 const UTF16_LABELS = new Set(['utf-16', 'utf-16le', 'utf-16be', 'ucs-2', 'iso-10646-ucs-2', 'unicode']);
 const UTF8_LABELS = new Set(['utf-8', 'utf8', 'unicode-1-1-utf-8']);
-
-/**
- * windows-1252's 0x80–0x9F (WHATWG): Node 20's TextDecoder decodes this label as ISO-8859-1,
- * leaving C1 control characters where the quotes, dashes and € should be.
- */
-const WINDOWS_1252_HIGH =
-  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
-  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
-
-function fixWindows1252(text: string): string {
-  return text.replace(/[\u0080-\u009f]/g, (char) => WINDOWS_1252_HIGH[char.charCodeAt(0) - 0x80] as string);
-}
 
 /** Line (1-based) of a character offset, for messages. */
 export function lineAt(text: string, offset: number): number {
