@@ -1,9 +1,9 @@
 // How appended groups join a map's groups, computed from the groups alone, so the features can
-// be appended wherever they are (in JavaScript by appendToMapDocument, or inside PostgreSQL by
-// the append repository, which never loads the map's features into this process).
+// be appended wherever they are (inside PostgreSQL by the append repository, which never loads
+// the map's features into this process).
 import { AppError } from '../errors.js';
 import { setOwn } from './json-data.js';
-import type { DocumentHead, GroupId, MapDocument, MapFeature, MapGroup } from './model.js';
+import { RESERVED_TOP_LEVEL_KEYS, type DocumentHead, type GroupId, type MapFeature, type MapGroup } from './model.js';
 
 export interface AppendOptions {
   /** Put the appended content into a new group with this title (added to the target). */
@@ -95,16 +95,6 @@ export function appendedGroupOf(plan: GroupAppendPlan, group: unknown): GroupId 
 export interface AppendTarget {
   groups: readonly MapGroup[];
   maxFeatureId: number;
-  /** Asked only if ids run past Number.MAX_SAFE_INTEGER (to fill gaps); without it that is an error. */
-  isFeatureIdUsed?: (id: number) => boolean;
-}
-
-export interface PreparedFeatures {
-  /** The appended features with their ids and groups in the map. */
-  features: MapFeature[];
-  groupsToAdd: MapGroup[];
-  /** Top-level keys of the appended document other than type, features and groups. */
-  extras: Record<string, unknown>;
 }
 
 export interface AppendPlan {
@@ -117,18 +107,16 @@ export interface AppendPlan {
   placeFeature(feature: MapFeature): MapFeature;
 }
 
-const RESERVED_KEYS = new Set(['type', 'features', 'groups']);
-
 /** How the features of `incoming` (its groups and top-level keys; the features come later) join the target. */
 export function planAppend(target: AppendTarget, incoming: DocumentHead, options: AppendOptions = {}): AppendPlan {
   const plan = planGroupAppend(target.groups, incoming.groups, options);
-  const featureIds = new IntegerIds(target.maxFeatureId, (id) => {
-    if (!target.isFeatureIdUsed) throw new AppError('invalid_geojson', 'the map has used up its feature ids');
-    return target.isFeatureIdUsed(id);
+  // The map's features are not at hand to find unused ids below its largest one.
+  const featureIds = new IntegerIds(target.maxFeatureId, () => {
+    throw new AppError('invalid_geojson', 'the map has used up its feature ids');
   });
   const extras: Record<string, unknown> = {};
   for (const key of Object.keys(incoming)) {
-    if (!RESERVED_KEYS.has(key)) setOwn(extras, key, incoming[key]);
+    if (!RESERVED_TOP_LEVEL_KEYS.has(key)) setOwn(extras, key, incoming[key]);
   }
   let keepsGroups = plan.assignAll === undefined && plan.ungroupedTo === undefined;
   for (const [from, to] of plan.remap) if (from !== to) keepsGroups = false;
@@ -144,11 +132,4 @@ export function planAppend(target: AppendTarget, incoming: DocumentHead, options
       return { type: 'Feature', id: featureIds.take(), geometry: feature.geometry, properties };
     },
   };
-}
-
-/** Gives the appended features their ids after the map's largest and their groups in the map. */
-export function prepareAppend(target: AppendTarget, incoming: MapDocument, options: AppendOptions = {}): PreparedFeatures {
-  const { features, ...head } = incoming;
-  const plan = planAppend(target, head, options);
-  return { features: features.map((feature) => plan.placeFeature(feature)), groupsToAdd: plan.groupsToAdd, extras: plan.extras };
 }

@@ -13,7 +13,7 @@ import {
   stringProblem,
   withLocation,
 } from './json-data.js';
-import { IntegerIds, prepareAppend, type AppendOptions } from './appendPlan.js';
+import { IntegerIds } from './appendPlan.js';
 import { copyGeometry, type Geometry } from './geometry.js';
 
 export type {
@@ -66,7 +66,8 @@ export const MAX_FEATURES = 500_000;
 /** Longest string group id. */
 export const MAX_GROUP_ID_LENGTH = 200;
 
-const RESERVED_TOP_LEVEL_KEYS = new Set(['type', 'features', 'groups']);
+/** Top-level keys of a map document that are not free-form extras. */
+export const RESERVED_TOP_LEVEL_KEYS: ReadonlySet<string> = new Set(['type', 'features', 'groups']);
 
 export function emptyMapDocument(): MapDocument {
   return { type: 'FeatureCollection', features: [], groups: [] };
@@ -319,49 +320,6 @@ export function parseMapDocument(input: unknown): MapDocument {
 }
 
 export type { AppendOptions } from './appendPlan.js';
-
-/**
- * Adds `incoming` (already parsed) to `target`; returns the new document and how many features
- * were added. Incoming features get fresh ids; incoming groups keep their id unless it collides
- * with a target group id (then they get a fresh integer id), and references are remapped.
- * Target top-level keys win over incoming ones. Inputs are not mutated; features and groups that
- * are not changed (the target's, and the incoming geometries) are shared with the inputs.
- * Throws AppError('invalid_geojson') when the result would exceed MAX_FEATURES.
- */
-export function appendToMapDocument(
-  target: MapDocument,
-  incoming: MapDocument,
-  options: AppendOptions = {},
-): { document: MapDocument; added: number } {
-  const total = target.features.length + incoming.features.length;
-  if (total > MAX_FEATURES) {
-    failInvalid(`the map would have ${total} features; at most ${MAX_FEATURES} are allowed`);
-  }
-  let maxFeatureId = 0;
-  for (const feature of target.features) if (feature.id > maxFeatureId) maxFeatureId = feature.id;
-  let targetFeatureIds: Set<number> | undefined;
-  const prepared = prepareAppend(
-    {
-      groups: target.groups,
-      maxFeatureId,
-      isFeatureIdUsed: (id) => (targetFeatureIds ??= new Set(target.features.map((feature) => feature.id))).has(id),
-    },
-    incoming,
-    options,
-  );
-  const document: MapDocument = {
-    type: 'FeatureCollection',
-    features: [...target.features, ...prepared.features],
-    groups: [...target.groups, ...prepared.groupsToAdd],
-  };
-  for (const key of Object.keys(target)) {
-    if (!RESERVED_TOP_LEVEL_KEYS.has(key)) setOwn(document, key, target[key]);
-  }
-  for (const key of Object.keys(prepared.extras)) {
-    if (!Object.hasOwn(target, key)) setOwn(document, key, prepared.extras[key]);
-  }
-  return { document, added: incoming.features.length };
-}
 
 /** Adds the image id (`properties.image.id`) and marker id (`properties.marker_id`) a feature references. */
 export function collectMediaReferences(feature: MapFeature, images: Set<string>, markers: Set<string>): void {

@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { AppError } from '../../lib/errors.js';
+import { planAppend, type AppendOptions } from '../../lib/geojson/appendPlan.js';
 import {
   MAX_FEATURES,
-  appendToMapDocument,
   emptyMapDocument,
   mediaReferences,
   parseMapDocument,
@@ -598,7 +598,7 @@ describe('parseMapDocument: strings, depth and prototype safety', () => {
   });
 });
 
-describe('appendToMapDocument', () => {
+describe('planAppend', () => {
   const target = (): MapDocument =>
     parseMapDocument(
       collection(
@@ -627,95 +627,72 @@ describe('appendToMapDocument', () => {
         },
       ),
     );
+  /** The plan for appending `from` to `to`, and the features placed by it in order. */
+  const append = (to: MapDocument, from: MapDocument, options?: AppendOptions) => {
+    const { features, ...head } = from;
+    const maxFeatureId = Math.max(0, ...to.features.map((feature) => feature.id));
+    const plan = planAppend({ groups: to.groups, maxFeatureId }, head, options);
+    return { plan, placed: features.map((feature) => plan.placeFeature(feature)) };
+  };
 
   it('gives incoming features fresh ids and remaps colliding group ids', () => {
     const t = target();
     const i = incoming();
     const before = structuredClone([t, i]);
-    const { document, added } = appendToMapDocument(t, i);
-    expect(added).toBe(4);
-    expect(document.features.map((f) => f.id)).toEqual([1, 7, 8, 9, 10, 11]);
+    const { plan, placed } = append(t, i);
+    expect(placed.map((f) => f.id)).toEqual([8, 9, 10, 11]);
     // Target group 1 and "keep" collide: incoming 1 → 2, incoming "keep" → 3 (max numeric id was 1).
-    expect(document.groups).toEqual([
-      { id: 1, title: 'A' },
-      { id: 'keep', title: 'K' },
+    expect(plan.groupsToAdd).toEqual([
       { id: 2, title: 'B' },
       { id: 'sub', title: 'Sub', parent: 2 },
       { id: 'new', title: 'New' },
       { id: 3, title: 'K2', parent: 'new' },
     ]);
-    expect(document.features.map((f) => f.properties.group)).toEqual([1, undefined, 2, 'sub', 'new', undefined]);
-    expect(document.features[2]?.properties.title).toBe('one');
+    expect(plan.keepsGroups).toBe(false);
+    expect(placed.map((f) => f.properties.group)).toEqual([2, 'sub', 'new', undefined]);
+    expect(placed[0]?.properties.title).toBe('one');
     // Inputs untouched.
     expect([t, i]).toEqual(before);
     // The result is still a valid document.
+    const document = { ...t, features: [...t.features, ...placed], groups: [...t.groups, ...plan.groupsToAdd] };
     expect(parseMapDocument(document)).toEqual(document);
   });
 
-  it('lets target top-level keys win and keeps incoming-only keys', () => {
-    const { document } = appendToMapDocument(target(), incoming());
-    expect(document.settings).toEqual({ from: 'target' });
-    expect(document.only_target).toBe(1);
-    expect(document.only_incoming).toBe(2);
-    expect(document.type).toBe('FeatureCollection');
+  it("hands on the incoming document's other top-level keys (the map's own win where it is written)", () => {
+    expect(append(target(), incoming()).plan.extras).toEqual({ settings: { from: 'incoming' }, only_incoming: 2 });
   });
 
-  it('appends to an empty document with ids from 1', () => {
-    const { document, added } = appendToMapDocument(emptyMapDocument(), incoming());
-    expect(added).toBe(4);
-    expect(document.features.map((f) => f.id)).toEqual([1, 2, 3, 4]);
-    expect(document.groups.map((g) => g.id)).toEqual([1, 'sub', 'new', 'keep']);
+  it('appends to an empty document with ids from 1, keeping groups as they are', () => {
+    const { plan, placed } = append(emptyMapDocument(), incoming());
+    expect(placed.map((f) => f.id)).toEqual([1, 2, 3, 4]);
+    expect(plan.groupsToAdd.map((g) => g.id)).toEqual([1, 'sub', 'new', 'keep']);
+    expect(plan.keepsGroups).toBe(true);
   });
 
   it('with newGroupTitle puts every incoming item directly into a new group', () => {
-    const t = target();
-    const before = structuredClone(t);
-    const { document, added } = appendToMapDocument(t, incoming(), { newGroupTitle: 'Imported' });
-    expect(added).toBe(4);
-    expect(document.groups).toEqual([
-      { id: 1, title: 'A' },
-      { id: 'keep', title: 'K' },
-      { id: 2, title: 'Imported' },
-    ]);
-    expect(document.features.slice(2).map((f) => f.properties.group)).toEqual([2, 2, 2, 2]);
-    expect(document.features.slice(0, 2).map((f) => f.properties.group)).toEqual([1, undefined]);
-    expect(t).toEqual(before);
-    expect(parseMapDocument(document)).toEqual(document);
+    const { plan, placed } = append(target(), incoming(), { newGroupTitle: 'Imported' });
+    expect(plan.groupsToAdd).toEqual([{ id: 2, title: 'Imported' }]);
+    expect(placed.map((f) => f.properties.group)).toEqual([2, 2, 2, 2]);
+    expect(plan.keepsGroups).toBe(false);
   });
 
   it('with newGroupTitle and keepSubgroups keeps the incoming groups below the new group', () => {
-    const { document } = appendToMapDocument(target(), incoming(), { newGroupTitle: 'Table', keepSubgroups: true });
+    const { plan, placed } = append(target(), incoming(), { newGroupTitle: 'Table', keepSubgroups: true });
     // New group takes 2, then colliding incoming 1 → 3 and "keep" → 4.
-    expect(document.groups).toEqual([
-      { id: 1, title: 'A' },
-      { id: 'keep', title: 'K' },
+    expect(plan.groupsToAdd).toEqual([
       { id: 2, title: 'Table' },
       { id: 3, title: 'B', parent: 2 },
       { id: 'sub', title: 'Sub', parent: 3 },
       { id: 'new', title: 'New', parent: 2 },
       { id: 4, title: 'K2', parent: 'new' },
     ]);
-    expect(document.features.slice(2).map((f) => f.properties.group)).toEqual([3, 'sub', 'new', 2]);
-    expect(parseMapDocument(document)).toEqual(document);
+    expect(placed.map((f) => f.properties.group)).toEqual([3, 'sub', 'new', 2]);
   });
 
   it('keepSubgroups without newGroupTitle is a plain append', () => {
-    expect(appendToMapDocument(target(), incoming(), { keepSubgroups: true })).toEqual(appendToMapDocument(target(), incoming()));
-  });
-
-  it('does not collide with a large target id', () => {
-    const t = parseMapDocument(collection([point(0, 0, { id: 1000 })], { groups: [{ id: 40, title: 'g' }] }));
-    const i = parseMapDocument(collection([point(0, 0, { id: 1000, properties: { group: 40 } })], { groups: [{ id: 40, title: 'h' }] }));
-    const { document } = appendToMapDocument(t, i);
-    expect(document.features.map((f) => f.id)).toEqual([1000, 1001]);
-    expect(document.groups.map((g) => g.id)).toEqual([40, 41]);
-    expect(document.features[1]?.properties.group).toBe(41);
-  });
-
-  it('refuses to grow a map beyond the feature limit', () => {
-    const t = parseMapDocument(collection([point(0, 0)]));
-    const big: MapDocument = { ...t, features: new Array<MapFeature>(MAX_FEATURES).fill(t.features[0] as MapFeature) };
-    expectInvalid(() => appendToMapDocument(big, t), `at most ${MAX_FEATURES}`);
+    const plain = append(target(), incoming());
+    const kept = append(target(), incoming(), { keepSubgroups: true });
+    expect([kept.plan.groupsToAdd, kept.placed, kept.plan.extras]).toEqual([plain.plan.groupsToAdd, plain.placed, plain.plan.extras]);
   });
 });
 
