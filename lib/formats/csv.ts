@@ -353,13 +353,6 @@ function quoteIn(text: string, later: Iterator<string>): boolean {
 
 // ---------------------------------------------------------------- the parser
 
-/** Parses decoded CSV text (exposed for tests and for callers that already hold text). */
-export function parseCsvText(text: string, options: ParseOptions, delimiter = detectDelimiter(text)): ParsedFile {
-  const builder = new TableBuilder(options);
-  readCsvRecords(text, delimiter, (row, fields) => builder.addRow(row, fields));
-  return builder.finish();
-}
-
 /**
  * CSV import: decodes the bytes (see decodeCsv), detects the delimiter (comma, semicolon, tab or
  * pipe) and converts the rows (see TableBuilder). Row numbers in `skipped` and in errors count

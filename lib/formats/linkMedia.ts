@@ -1,7 +1,7 @@
 // After an import is parsed: point the document's media references at stored media. Files
 // extracted from an archive appear as placeholders (types.ts); `image` properties that carry
 // only an id (table imports of a map export) get their size and colours from the stored image.
-import type { MapDocument, MapFeature } from '../geojson/model.js';
+import type { MapFeature } from '../geojson/model.js';
 import type { SkippedItem } from '../jobContracts.js';
 import type { FeatureImage } from '../media/fields.js';
 import { shorten } from './xml/shorten.js';
@@ -49,11 +49,4 @@ export function linkFeatureMedia(feature: MapFeature, links: MediaLinks, notes: 
       notes.push({ reason: `the image of ${describe(feature)} is not an image of this service; the item was imported without it` });
     }
   }
-}
-
-/** Rewrites the references of every feature in place; returns the notes on dropped ones. */
-export function linkMedia(doc: MapDocument, links: MediaLinks): SkippedItem[] {
-  const notes: SkippedItem[] = [];
-  for (const feature of doc.features) linkFeatureMedia(feature, links, notes);
-  return notes;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseMapDocument } from '../../lib/geojson/model.js';
-import { imageToResolve, linkMedia } from '../../lib/formats/linkMedia.js';
+import { imageToResolve, linkFeatureMedia } from '../../lib/formats/linkMedia.js';
+import type { SkippedItem } from '../../lib/jobContracts.js';
 
 const doc = () =>
   parseMapDocument({
@@ -16,17 +17,19 @@ const doc = () =>
 
 const fields = (id: string) => ({ id, w: 10, h: 20, tip_color: '#111111', avg_color: '#222222' });
 
-describe('linkMedia', () => {
+describe('linkFeatureMedia', () => {
   it('names the image ids that need a lookup or a stored placeholder, leaving complete images out', () => {
     expect(doc().features.map(imageToResolve)).toEqual([undefined, 'media:1', 'abcdefghijklmnop', 'unknownunknown12', undefined]);
   });
 
   it('points placeholders and bare image ids at stored media, and drops what cannot be linked', () => {
     const d = doc();
-    const notes = linkMedia(d, {
+    const links = {
       markers: new Map([['media:0', 'MARKER0000000001']]),
       images: new Map([['abcdefghijklmnop', fields('abcdefghijklmnop')]]),
-    });
+    };
+    const notes: SkippedItem[] = [];
+    for (const feature of d.features) linkFeatureMedia(feature, links, notes);
     const props = d.features.map((f) => f.properties);
     expect(props[0]!.marker_id).toBe('MARKER0000000001');
     expect(props[1]!.image).toBeUndefined();
