@@ -17,9 +17,9 @@ import { decodeXmlChunks } from './xml/decode.js';
 import { parseNumber } from './xml/numbers.js';
 import { lonLatProblem } from './xml/positions.js';
 import { readXml, type XmlHandler } from './xml/sax.js';
-import { shorten } from './xml/shorten.js';
+import { shorten } from '../geojson/json-data.js';
 import { binaryKind } from './xml/sniff.js';
-import { SkipList } from './skipped.js';
+import { plural, SkipList } from './skipped.js';
 import { TrackCoordinates, TrackPoints, TrackTimes, type Segment } from './trackPoints.js';
 
 const WAYPOINT = 0;
@@ -49,8 +49,6 @@ interface ItemState {
   points: number;
   problem?: string;
 }
-
-const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 function itemLabel(item: ItemState): string {
   const kind = KIND_NAMES[item.kind];
@@ -336,9 +334,7 @@ class GpxHandler implements XmlHandler {
 
   nothingFoundMessage(): string {
     if (this.items === 0) return 'the GPX file holds no waypoints, routes or tracks';
-    const first = this.skips.first;
-    const example = first === undefined ? '' : ` (${first.line === undefined ? '' : `line ${first.line}: `}${first.reason})`;
-    return `none of the ${plural(this.items, 'waypoint, route or track')} in the GPX file could be imported${example}`;
+    return `none of the ${plural(this.items, 'waypoint, route or track')} in the GPX file could be imported${this.skips.example()}`;
   }
 }
 

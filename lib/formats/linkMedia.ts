@@ -4,7 +4,7 @@
 import type { MapFeature } from '../geojson/model.js';
 import type { SkippedItem } from '../jobContracts.js';
 import type { FeatureImage } from '../media/fields.js';
-import { shorten } from './xml/shorten.js';
+import { shorten } from '../geojson/json-data.js';
 
 export interface MediaLinks {
   /** Placeholder → the stored marker's id. */

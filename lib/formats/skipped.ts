@@ -8,7 +8,10 @@ import type { SkippedItem } from '../jobContracts.js';
 /** At most this many skipped items are reported one by one; the rest are counted in a last entry. */
 export const MAX_REPORTED_SKIPS = 100;
 
-const moreItem = (count: number): SkippedItem => ({ reason: `and ${count} more item${count === 1 ? '' : 's'} skipped` });
+/** "1 point", "2 points": a count with its noun, for messages. */
+export const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+const moreItem = (count: number): SkippedItem => ({ reason: `and ${plural(count, 'more item')} skipped` });
 const MORE = /^and (\d+) more items? skipped$/;
 
 /** Skips as a parser meets them: keeps the first ones, counts them all. */
@@ -24,6 +27,12 @@ export class SkipList {
     const item: SkippedItem = line === undefined ? { reason } : { reason, line };
     this.first ??= item;
     if (this.items.length < MAX_REPORTED_SKIPS) this.items.push(item);
+  }
+
+  /** The first skip as an example for a message: " (line 12: the reason)", or nothing. */
+  example(): string {
+    const first = this.first;
+    return first === undefined ? '' : ` (${first.line === undefined ? '' : `line ${first.line}: `}${first.reason})`;
   }
 
   /** The report: the items kept, plus a closing item counting those left out. */

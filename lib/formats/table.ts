@@ -9,6 +9,8 @@ import { AppError } from '../errors.js';
 import type { MapDocument, MapGroup } from '../geojson/model.js';
 import { MAX_FEATURES } from '../geojson/model.js';
 import { SkipList } from './skipped.js';
+import { PROTOTYPE_KEYS } from './xml/properties.js';
+import { isWellFormed, shorten } from '../geojson/json-data.js';
 import { FeatureList, type FeatureSink, type ParseOptions, type ParsedFile } from './types.js';
 
 /** One cell as the readers deliver it: dates arrive as ISO strings, empty cells as null/undefined. */
@@ -72,9 +74,6 @@ const RESERVED_PROPERTIES = [
   'image',
 ];
 
-/** Header names that are dangerous as keys of plain objects: such columns are not imported. */
-const DANGEROUS_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
-
 const LAT_NAMES = 'lat, latitude';
 const LON_NAMES = 'lon, long, lng, longitude';
 
@@ -82,8 +81,6 @@ const LON_NAMES = 'lon, long, lng, longitude';
 
 // eslint-disable-next-line no-control-regex -- matching U+0000 is the point
 const LONE_SURROGATE_OR_NUL = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\u0000/g;
-
-const isWellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 /** Removes NUL characters and lone surrogates (PostgreSQL's jsonb cannot store them). */
 export function cleanText(text: string): string {
@@ -103,8 +100,7 @@ function cellText(cell: TableCell): string {
 }
 
 function quote(text: string): string {
-  const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
-  return JSON.stringify(cleanText(shown));
+  return JSON.stringify(cleanText(shorten(text, 40)));
 }
 
 // ---------------------------------------------------------------- values
@@ -252,7 +248,7 @@ function planColumns(header: ArrayLike<TableCell>): ColumnPlan {
     }
     // Another column (or a second column for a role: the first one wins the role).
     const original = cellText(header[index]); // trim() also drops a byte order mark
-    if (DANGEROUS_NAMES.has(original)) continue;
+    if (PROTOTYPE_KEYS.has(original)) continue;
     extras.push({ index, name: original === '' ? `column_${index + 1}` : original });
   }
   // Duplicate names: the first keeps the name, later ones get _2, _3, … (one no column has).

@@ -17,7 +17,7 @@
 // encrypted entries. Messages name the archive by the caller's `label`.
 import { AppError, type ErrorCode } from '../errors.js';
 import { crc32, createInflateRaw, inflateRawSync } from 'node:zlib';
-import { shorten } from './xml/shorten.js';
+import { shorten } from '../geojson/json-data.js';
 
 export interface ZipLimits {
   /** Most entries (files and folders) the archive may list. */

@@ -37,13 +37,16 @@ export function withLocation<T>(where: () => string, work: () => T): T {
   }
 }
 
-function truncate(text: string): string {
-  if (text.length <= ECHO_LIMIT) return text;
-  let cut = text.slice(0, ECHO_LIMIT);
-  const last = cut.charCodeAt(cut.length - 1);
-  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
-  return `${cut}…`;
+/** `text` cut to at most `max` UTF-16 units, with "…" when cut, never inside a surrogate pair (half a pair is not storable text). */
+export function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
 }
+
+const truncate = (text: string): string => shorten(text, ECHO_LIMIT);
 
 /** A short, safe rendering of a client's value for a message (never the whole value). */
 export function describe(value: unknown): string {
@@ -90,7 +93,8 @@ export function joinPath(base: string, segments: readonly PathSegment[]): string
   return path;
 }
 
-const isWellFormed = (text: string): boolean =>
+/** Whether the text has no lone surrogates (String.prototype.isWellFormed, which Node 20 has and the TS lib lacks). */
+export const isWellFormed = (text: string): boolean =>
   (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 /** null when the string may be stored, otherwise the problem ("contains …"). */

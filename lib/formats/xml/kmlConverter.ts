@@ -25,9 +25,9 @@ import { kmlColorToHex } from './color.js';
 import { parseNumber } from './numbers.js';
 import { closeRing, parseCoordinateList, parseSpacedPosition } from './positions.js';
 import { setDataProperty } from './properties.js';
-import { shorten } from './shorten.js';
+import { shorten } from '../../geojson/json-data.js';
 import { readXml, type XmlHandler } from './sax.js';
-import { SkipList } from '../skipped.js';
+import { plural, SkipList } from '../skipped.js';
 import { FeatureList, type FeatureSink } from '../types.js';
 
 /** Finds files inside a KMZ archive; answers a media placeholder id, or undefined. */
@@ -123,8 +123,6 @@ interface StyledFeature {
   style: StyleData | undefined;
   kind: number;
 }
-
-const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /** `placemark "Name"` or `placemark` for messages. */
 function placemarkLabel(state: PlacemarkState): string {
@@ -723,9 +721,7 @@ class KmlHandler implements XmlHandler {
   /** Why nothing could be imported, for the no_features error. */
   nothingFoundMessage(): string {
     if (this.placemarkCount > 0) {
-      const first = this.skips.first;
-      const example = first === undefined ? '' : ` (${first.line === undefined ? '' : `line ${first.line}: `}${first.reason})`;
-      return `none of the ${plural(this.placemarkCount, 'placemark')} in the KML file has usable coordinates${example}`;
+      return `none of the ${plural(this.placemarkCount, 'placemark')} in the KML file has usable coordinates${this.skips.example()}`;
     }
     const found: string[] = [];
     if (this.networkLinks > 0) found.push(`${plural(this.networkLinks, 'NetworkLink')} (links to other files, which are never fetched)`);

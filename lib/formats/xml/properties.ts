@@ -2,7 +2,7 @@
 // replace the properties the converter sets itself, and never touch a prototype.
 
 /** Names that would reach an object's prototype machinery; data with these names is dropped. */
-const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
  * Sets `properties[key] = value` as an own data property, unless the key is empty, names a

@@ -10,7 +10,7 @@
 // Handlers get local names (the part after a namespace prefix: `gx:Track` → `Track`).
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { AppError } from '../../errors.js';
-import { shorten } from './shorten.js';
+import { shorten } from '../../geojson/json-data.js';
 
 export const DEFAULT_MAX_DEPTH = 200;
 
