@@ -13,7 +13,7 @@ import { mediaPlaceholder, type ExtractedMedia, type FeatureSink, type ParsedFil
 import { decodeXmlChunks } from './xml/decode.js';
 import { convertKml, type KmlMediaResolver } from './xml/kmlConverter.js';
 import { isGif, isJpeg, isPng } from './xml/sniff.js';
-import { quoteEntryName, ZipArchive, type ZipEntry } from './zip.js';
+import { folderOf, joinArchivePath, quoteEntryName, ZipArchive, type ZipEntry } from './zip.js';
 
 export const KMZ_LIMITS = {
   /** Most entries (files and folders) an archive may list. */
@@ -55,18 +55,7 @@ export function resolveArchivePath(reference: string, baseFolder: string): strin
       // keep it as written
     }
   }
-  path = path.replaceAll('\\', '/');
-  const segments = path.startsWith('/') ? [] : baseFolder.split('/').filter((segment) => segment !== '');
-  for (const segment of path.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      if (segments.length === 0) return undefined;
-      segments.pop();
-    } else {
-      segments.push(segment);
-    }
-  }
-  return segments.length === 0 ? undefined : segments.join('/');
+  return joinArchivePath(baseFolder, path.replaceAll('\\', '/'));
 }
 
 /** Collects icons and images the KML names that live in the archive (each file once per kind). */
@@ -171,8 +160,7 @@ export function parseKmz(bytes: Uint8Array, sink?: FeatureSink): ParsedFile {
     throw new AppError('no_kml_in_archive', `the KMZ archive holds no .kml file (${holds})`);
   }
   const text = decodeXmlChunks(archive.readEntry(main), 'KML file');
-  const slash = main.name.lastIndexOf('/');
-  const media = new ArchiveMedia(archive, slash === -1 ? '' : main.name.slice(0, slash));
+  const media = new ArchiveMedia(archive, folderOf(main.name));
   const { document, skipped, name } = convertKml(text, media, sink);
   return { document, skipped, media: media.media, name };
 }

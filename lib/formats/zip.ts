@@ -80,6 +80,31 @@ export const quoteEntryName = (name: string): string => JSON.stringify(shorten(n
 
 const sizeText = (bytes: number): string => (bytes >= 1 << 20 ? `${Math.floor(bytes / (1 << 20))} MB` : `${bytes} bytes`);
 
+/** The folder of an entry name ("xl" for "xl/workbook.xml", "" at the top). */
+export function folderOf(name: string): string {
+  const slash = name.lastIndexOf('/');
+  return slash === -1 ? '' : name.slice(0, slash);
+}
+
+/**
+ * An entry name from a path inside the archive: relative to `baseFolder`, or from the root when
+ * it starts with "/"; "." and ".." are resolved. Undefined when it climbs out of the archive or
+ * names nothing.
+ */
+export function joinArchivePath(baseFolder: string, path: string): string | undefined {
+  const segments = path.startsWith('/') ? [] : baseFolder.split('/').filter((segment) => segment !== '');
+  for (const segment of path.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (segments.length === 0) return undefined;
+      segments.pop();
+    } else {
+      segments.push(segment);
+    }
+  }
+  return segments.length === 0 ? undefined : segments.join('/');
+}
+
 /** Entry names that point outside the archive if used as a path, or cannot be names at all. */
 function isUnsafeName(name: string): boolean {
   if (name.startsWith('/') || /^[A-Za-z]:/.test(name) || name.includes('\u0000')) return true;

@@ -12,7 +12,7 @@ import {
 } from './cells.js';
 import { TextTable } from '../textTable.js';
 import { decodeOoxmlEscapes, scanZipPart, type XmlHandler, type XmlScanner } from './xml.js';
-import type { ZipArchive } from '../zip.js';
+import { folderOf, joinArchivePath, type ZipArchive } from '../zip.js';
 
 interface Relationship {
   type: string;
@@ -21,22 +21,6 @@ interface Relationship {
 
 function invalid(detail: string): never {
   throw new AppError('invalid_spreadsheet', `the XLSX file is not a valid workbook: ${detail}`);
-}
-
-/** Resolves a relationship target against the folder of the part that holds the relationships. */
-function resolvePart(baseFolder: string, target: string): string {
-  const segments = target.startsWith('/') ? [] : baseFolder.split('/').filter((s) => s !== '');
-  for (const segment of target.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') segments.pop();
-    else segments.push(segment);
-  }
-  return segments.join('/');
-}
-
-function folderOf(part: string): string {
-  const slash = part.lastIndexOf('/');
-  return slash === -1 ? '' : part.slice(0, slash);
 }
 
 function relationshipsPart(part: string): string {
@@ -56,7 +40,8 @@ async function readRelationships(zip: ZipArchive, part: string): Promise<Map<str
       const type = s.attr('Type') ?? '';
       const target = s.attr('Target');
       if (id === undefined || target === undefined || s.attr('TargetMode') === 'External') return;
-      if (!relationships.has(id)) relationships.set(id, { type, target: resolvePart(folder, target) });
+      const resolved = joinArchivePath(folder, target);
+      if (resolved !== undefined && !relationships.has(id)) relationships.set(id, { type, target: resolved });
     },
     end() {},
     text() {},
