@@ -14,7 +14,7 @@ import { readXlsx } from './spreadsheet/xlsx.js';
 import { TableBuilder } from './table.js';
 import { asInput, type ParserInput } from './input.js';
 import type { FormatParser, ParsedFile, ParseOptions } from './types.js';
-import { isZip } from './xml/sniff.js';
+import { binaryKind, isZip } from './xml/sniff.js';
 import { ZipArchive, type ZipLimits } from './zip.js';
 
 export type SpreadsheetKind = 'xlsx' | 'ods' | 'xls';
@@ -29,22 +29,11 @@ export const SPREADSHEET_ZIP_LIMITS: ZipLimits = {
   maxInflatedBytes: 256 * 1024 * 1024,
 };
 
-const startsWith = (bytes: Uint8Array, text: string): boolean => {
-  if (bytes.length < text.length) return false;
-  for (let index = 0; index < text.length; index++) if (bytes[index] !== text.charCodeAt(index)) return false;
-  return true;
-};
-
 /** What a file that is not a spreadsheet looks like, for the unsupported_type message. */
 export function describeContent(bytes: Uint8Array): string {
   if (bytes.length === 0) return 'an empty file';
-  if (startsWith(bytes, '%PDF')) return 'a PDF document';
-  if (bytes[0] === 0x89 && startsWith(bytes.subarray(1), 'PNG')) return 'a PNG image';
-  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'a JPEG image';
-  if (startsWith(bytes, 'GIF8')) return 'a GIF image';
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) return 'a gzip archive';
-  if (startsWith(bytes, 'Rar!')) return 'a RAR archive';
-  if (startsWith(bytes, '7z\u00bc\u00af')) return 'a 7-Zip archive';
+  const binary = binaryKind(bytes);
+  if (binary !== undefined) return binary;
   const head = new TextDecoder('utf-8').decode(bytes.subarray(0, 512)).replace(/^\uFEFF/, '').trimStart();
   if (head.startsWith('<')) {
     if (/<kml[\s>]/i.test(head)) return 'a KML document';

@@ -12,7 +12,7 @@ import { AppError } from '../errors.js';
 import { mediaPlaceholder, type ExtractedMedia, type FeatureSink, type ParsedFile } from './types.js';
 import { decodeXmlChunks } from './xml/decode.js';
 import { convertKml, type KmlMediaResolver } from './xml/kmlConverter.js';
-import { isGif, isJpeg, isPng } from './xml/sniff.js';
+import { sniffFormat } from '../media/sniff.js';
 import { folderOf, joinArchivePath, quoteEntryName, ZipArchive, type ZipEntry } from './zip.js';
 
 export const KMZ_LIMITS = {
@@ -107,7 +107,7 @@ class ArchiveMedia implements KmlMediaResolver {
         );
       }
       const content = this.archive.readEntry(entry);
-      if (isPng(content) || isJpeg(content) || isGif(content)) {
+      if (sniffFormat(content) !== undefined) {
         bytes = content;
         this.mediaBytes += content.length;
       }

@@ -1,5 +1,6 @@
 // What a file is, by its first bytes, when it is clearly not XML text: so that a PNG sent as
 // "kml" gets "this is a PNG image" instead of an XML syntax error.
+import { sniffFormat } from '../../media/sniff.js';
 
 const startsWith = (bytes: Uint8Array, signature: readonly number[]): boolean =>
   bytes.length >= signature.length && signature.every((byte, index) => bytes[index] === byte);
@@ -9,17 +10,11 @@ export function isZip(bytes: Uint8Array): boolean {
   return startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]) || startsWith(bytes, [0x50, 0x4b, 0x05, 0x06]);
 }
 
-export const isPng = (bytes: Uint8Array): boolean => startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-export const isJpeg = (bytes: Uint8Array): boolean => startsWith(bytes, [0xff, 0xd8, 0xff]);
-export const isGif = (bytes: Uint8Array): boolean =>
-  startsWith(bytes, [0x47, 0x49, 0x46, 0x38, 0x37, 0x61]) || startsWith(bytes, [0x47, 0x49, 0x46, 0x38, 0x39, 0x61]);
-
 /** A short description of a well-known binary format ("a PNG image"), or undefined. */
 export function binaryKind(bytes: Uint8Array): string | undefined {
   if (isZip(bytes)) return 'a zip archive';
-  if (isPng(bytes)) return 'a PNG image';
-  if (isJpeg(bytes)) return 'a JPEG image';
-  if (isGif(bytes)) return 'a GIF image';
+  const image = sniffFormat(bytes);
+  if (image !== undefined) return `a ${image === 'jpeg' ? 'JPEG' : image.toUpperCase()} image`;
   if (startsWith(bytes, [0x25, 0x50, 0x44, 0x46, 0x2d])) return 'a PDF document';
   if (startsWith(bytes, [0x1f, 0x8b])) return 'a gzip-compressed file';
   if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return 'an old Office document (for example an XLS workbook)';
