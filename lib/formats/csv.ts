@@ -9,7 +9,7 @@
 import { AppError } from '../errors.js';
 import { fixWindows1252 } from './windows1252.js';
 import { MAX_CELL_LENGTH, MAX_TABLE_COLUMNS, MAX_TABLE_ROWS, TableBuilder } from './table.js';
-import { asInput, isUtf8File, type FileInput, type ParserInput } from './input.js';
+import { asInput, byteOrderMark, isUtf8File, type FileInput, type ParserInput } from './input.js';
 import type { FormatParser, ParsedFile, ParseOptions } from './types.js';
 
 // ---------------------------------------------------------------- encodings
@@ -62,13 +62,8 @@ function looksMultiByte(bytes: Uint8Array): boolean {
  * like a double-byte legacy encoding is refused rather than imported as mojibake.
  */
 export function decodeCsv(bytes: Uint8Array): { text: string; encoding: CsvEncoding } {
-  const b0 = bytes[0];
-  const b1 = bytes[1];
-  if (b0 === 0xef && b1 === 0xbb && bytes[2] === 0xbf) {
-    return { text: new TextDecoder('utf-8').decode(bytes), encoding: 'utf-8' }; // strips the BOM
-  }
-  if (b0 === 0xff && b1 === 0xfe) return { text: new TextDecoder('utf-16le').decode(bytes), encoding: 'utf-16le' };
-  if (b0 === 0xfe && b1 === 0xff) return { text: new TextDecoder('utf-16be').decode(bytes), encoding: 'utf-16be' };
+  const marked = byteOrderMark(bytes);
+  if (marked !== undefined) return { text: new TextDecoder(marked).decode(bytes), encoding: marked }; // strips the mark
   const utf16 = guessUtf16(bytes);
   if (utf16 !== null) return { text: new TextDecoder(utf16).decode(bytes), encoding: utf16 };
 
@@ -380,9 +375,8 @@ export const parseCsv: FormatParser = (file: ParserInput, options: ParseOptions)
 /** The encoding when the file's start settles it (or the whole file is valid UTF-8); null: guess on the whole (decodeCsv). */
 function streamableEncoding(input: FileInput): CsvEncoding | null {
   const head = input.head;
-  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
-  if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
-  if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
+  const marked = byteOrderMark(head);
+  if (marked !== undefined) return marked;
   const utf16 = guessUtf16(head);
   if (utf16 !== null) return utf16;
   return isUtf8File(input) ? 'utf-8' : null;

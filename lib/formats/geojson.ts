@@ -5,7 +5,7 @@ import { isGeometryType } from '../geojson/geometry.js';
 import { describe, setOwn } from '../geojson/json-data.js';
 import { FeatureIds, MAX_FEATURES, parseDocumentHead, parseFeatureAt, parseMapDocument, type MapDocument } from '../geojson/model.js';
 import { FileWindow, ScanFailure, scanFeatureCollection, type ScannedCollection } from './geojsonScan.js';
-import { asInput, isUtf8File, type ParserInput } from './input.js';
+import { asInput, byteOrderMark, isUtf8File, type ParserInput } from './input.js';
 import { FeatureList, type FeatureSink } from './types.js';
 
 const REASON_LIMIT = 100;
@@ -39,8 +39,7 @@ function kindOf(value: unknown): string {
 export function parseGeoJsonFile(file: ParserInput, sink?: FeatureSink, windowBytes?: number): MapDocument {
   const input = asInput(file);
   if (!isUtf8File(input)) invalid('the file is not UTF-8 text');
-  const head = input.head;
-  const start = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+  const start = byteOrderMark(input.head) === 'utf-8' ? 3 : 0;
   const window = new FileWindow(input, windowBytes);
   const collection = scanOrNull(window, start);
   if (collection !== null) {

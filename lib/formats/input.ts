@@ -92,6 +92,14 @@ function readFully(fd: number, target: Uint8Array, position: number): number {
   return filled;
 }
 
+/** The encoding a byte order mark at the start names, if there is one. */
+export function byteOrderMark(head: Uint8Array): 'utf-8' | 'utf-16le' | 'utf-16be' | undefined {
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
+  if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
+  if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
+  return undefined;
+}
+
 /** Parsers take a FileInput or plain bytes (tests, archives). */
 export type ParserInput = FileInput | Uint8Array;
 

@@ -3,7 +3,7 @@
 // TextDecoder). Broken text and NUL characters are refused, never repaired.
 import { fixWindows1252 } from '../windows1252.js';
 import { AppError } from '../../errors.js';
-import { asInput, PIECE_BYTES, type ParserInput } from '../input.js';
+import { asInput, byteOrderMark, PIECE_BYTES, type ParserInput } from '../input.js';
 
 /** Labels that mean UTF-16 (a declaration saying so without a BOM is usually a converted UTF-8 file). */
 const UTF16_LABELS = new Set(['utf-16', 'utf-16le', 'utf-16be', 'ucs-2', 'iso-10646-ucs-2', 'unicode']);
@@ -25,12 +25,11 @@ function declaredEncoding(bytes: Uint8Array): string | undefined {
 
 function detectEncoding(bytes: Uint8Array): string {
   const [b0, b1, b2, b3] = bytes;
-  if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) return 'utf-8';
   if ((b0 === 0xff && b1 === 0xfe && b2 === 0 && b3 === 0) || (b0 === 0 && b1 === 0 && b2 === 0xfe && b3 === 0xff)) {
     throw new AppError('invalid_file', 'the file is UTF-32 text, which is not supported; save it as UTF-8');
   }
-  if (b0 === 0xff && b1 === 0xfe) return 'utf-16le';
-  if (b0 === 0xfe && b1 === 0xff) return 'utf-16be';
+  const marked = byteOrderMark(bytes);
+  if (marked !== undefined) return marked;
   // UTF-16 without a byte order mark: "<?" as two 16-bit units.
   if (b0 === 0x3c && b1 === 0 && b2 === 0x3f && b3 === 0) return 'utf-16le';
   if (b0 === 0 && b1 === 0x3c && b2 === 0 && b3 === 0x3f) return 'utf-16be';
