@@ -2,7 +2,7 @@
 
 import { AppError } from '../errors.js';
 import { isGeometryType } from '../geojson/geometry.js';
-import { describe, setOwn } from '../geojson/json-data.js';
+import { describe, setOwn, shorten } from '../geojson/json-data.js';
 import { FeatureIds, MAX_FEATURES, parseDocumentHead, parseFeatureAt, parseMapDocument, type MapDocument } from '../geojson/model.js';
 import { FileWindow, ScanFailure, scanFeatureCollection, type ScannedCollection } from './geojsonScan.js';
 import { asInput, byteOrderMark, isUtf8File, type ParserInput } from './input.js';
@@ -16,10 +16,8 @@ function invalid(message: string): never {
 
 function shortReason(error: unknown): string {
   const raw = error instanceof Error ? error.message : String(error);
-  let reason = raw.length > REASON_LIMIT ? `${raw.slice(0, REASON_LIMIT)}…` : raw;
   // The engine's message may quote a piece of the file; never hand back broken text.
-  reason = (reason as unknown as { toWellFormed(): string }).toWellFormed().replaceAll('\u0000', '\\u0000');
-  return reason;
+  return (shorten(raw, REASON_LIMIT) as unknown as { toWellFormed(): string }).toWellFormed().replaceAll('\u0000', '\\u0000');
 }
 
 function kindOf(value: unknown): string {
@@ -49,9 +47,7 @@ export function parseGeoJsonFile(file: ParserInput, sink?: FeatureSink, windowBy
   }
   window.release();
   const whole = input.bytes();
-  const text = Buffer.from(whole.buffer, whole.byteOffset, whole.byteLength).toString('utf8', start);
-  if (text.trim() === '') invalid('the file is empty');
-  const document = parseWhole(text);
+  const document = parseWhole(Buffer.from(whole.buffer, whole.byteOffset, whole.byteLength).toString('utf8', start));
   if (sink) {
     for (const feature of document.features) sink.add(feature);
     document.features = [];

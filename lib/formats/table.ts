@@ -10,7 +10,7 @@ import type { MapDocument, MapGroup } from '../geojson/model.js';
 import { MAX_FEATURES } from '../geojson/model.js';
 import { SkipList } from './skipped.js';
 import { PROTOTYPE_KEYS } from './xml/properties.js';
-import { isWellFormed, shorten } from '../geojson/json-data.js';
+import { shorten, withoutLoneSurrogates } from '../geojson/json-data.js';
 import { FeatureList, type FeatureSink, type ParseOptions, type ParsedFile } from './types.js';
 
 /** One cell as the readers deliver it: dates arrive as ISO strings, empty cells as null/undefined. */
@@ -79,13 +79,9 @@ const LON_NAMES = 'lon, long, lng, longitude';
 
 // ---------------------------------------------------------------- text helpers
 
-// eslint-disable-next-line no-control-regex -- matching U+0000 is the point
-const LONE_SURROGATE_OR_NUL = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\u0000/g;
-
 /** Removes NUL characters and lone surrogates (PostgreSQL's jsonb cannot store them). */
 export function cleanText(text: string): string {
-  if (text.indexOf('\u0000') === -1 && isWellFormed(text)) return text;
-  return text.replace(LONE_SURROGATE_OR_NUL, '');
+  return withoutLoneSurrogates(text.indexOf('\u0000') === -1 ? text : text.replaceAll('\u0000', ''));
 }
 
 /** The text of a cell, trimmed and cleaned; '' for an empty cell. */

@@ -3,13 +3,11 @@
 // per point). As separate JS strings each costs about 40 bytes of heap besides its text (and a
 // string sliced from a piece of a file keeps that whole piece alive); here it costs its bytes and
 // four more. A string is decoded when it is asked for.
+import { withoutLoneSurrogates } from '../geojson/json-data.js';
 
 /** Most bytes and strings reserved ahead on a caller's word; beyond them the table grows as it fills. */
 const MOST_RESERVED_BYTES = 32 * 1024 * 1024;
 const MOST_RESERVED_STRINGS = 1024 * 1024;
-
-const SURROGATE = /[\uD800-\uDFFF]/;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export class TextTable {
   private bytes: Buffer;
@@ -53,8 +51,7 @@ export class TextTable {
     }
     if (index < text.length) {
       // UTF-8 has no lone surrogates; they are dropped, as the importers drop them from any text.
-      const rest = text.slice(index);
-      at += bytes.write(SURROGATE.test(rest) ? rest.replace(LONE_SURROGATE, '') : rest, at, 'utf8');
+      at += bytes.write(withoutLoneSurrogates(text.slice(index)), at, 'utf8');
     }
     this.used = at;
     if (this.count === this.ends.length) {

@@ -93,6 +93,11 @@ export function joinPath(base: string, segments: readonly PathSegment[]): string
   return path;
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** The text without its lone surrogates (halves of a pair that is not there; not storable text). */
+export const withoutLoneSurrogates = (text: string): string => (isWellFormed(text) ? text : text.replace(LONE_SURROGATE, ''));
+
 /** Whether the text has no lone surrogates (String.prototype.isWellFormed, which Node 20 has and the TS lib lacks). */
 export const isWellFormed = (text: string): boolean =>
   (text as unknown as { isWellFormed(): boolean }).isWellFormed();

@@ -31,6 +31,9 @@ function invalid(detail: string): never {
   throw new AppError('invalid_spreadsheet', `the XLS file is not a valid workbook: ${detail}`);
 }
 
+const oldExcel = (): AppError =>
+  new AppError('unsupported_type', 'this XLS file is an Excel 5.0/95 (or older) workbook, which is not supported; save it as .xlsx');
+
 interface BiffRecord {
   type: number;
   data: Uint8Array;
@@ -201,10 +204,7 @@ function readGlobals(stream: Uint8Array): Globals {
   if (bof === undefined || bof.type !== BOF) invalid('the workbook stream does not start with a BOF record');
   const version = u16(bof.data, 0);
   if (version !== 0x0600) {
-    throw new AppError(
-      'unsupported_type',
-      'this XLS file is an Excel 5.0/95 (or older) workbook, which is not supported; save it as .xlsx',
-    );
+    throw oldExcel();
   }
 
   const globals: Globals = { strings: [], date1904: false, xfFormats: [], customDateFormats: new Map(), sheetOffset: -1 };
@@ -257,10 +257,7 @@ export function readXls(bytes: Uint8Array, builder: TableBuilder): void {
   const entry = file.find('Workbook');
   if (entry === undefined) {
     if (file.find('Book') !== undefined) {
-      throw new AppError(
-        'unsupported_type',
-        'this XLS file is an Excel 5.0/95 (or older) workbook, which is not supported; save it as .xlsx',
-      );
+      throw oldExcel();
     }
     throw new AppError(
       'unsupported_type',

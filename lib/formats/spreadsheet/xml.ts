@@ -13,6 +13,7 @@
 // for: the prefixes of these formats are fixed by convention, not worth a namespace resolver.
 
 import { AppError } from '../../errors.js';
+import { shorten } from '../../geojson/json-data.js';
 import type { ZipArchive } from '../zip.js';
 
 /** Deepest element nesting accepted. */
@@ -226,7 +227,7 @@ export class XmlScanner {
             : nameEnd - (open + 2) === name.length && xml.startsWith(name, open + 2);
         if (!matches) {
           const opened = name ?? xml.slice(openStart, openEnd);
-          this.fail(`the end tag </${xml.slice(open + 2, Math.min(nameEnd, open + 42))}> does not close <${opened.slice(0, 40)}>`);
+          this.fail(`the end tag </${shorten(xml.slice(open + 2, nameEnd), 40)}> does not close <${shorten(opened, 40)}>`);
         }
         this.setName(open + 2, nameEnd);
         this.attrCount = 0;
