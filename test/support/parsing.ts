@@ -15,7 +15,7 @@ export function errorOf(run: () => unknown): AppError {
     expect(error).toBeInstanceOf(AppError);
     return error as AppError;
   }
-  throw new Error('expected the parse to fail');
+  throw new Error('expected a failure');
 }
 
 export const byTitle = (result: ParsedFile, title: string): MapFeature => {

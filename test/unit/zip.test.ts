@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/errors.js';
 import { DECLARED_SIZE_SLACK, ZipArchive, type ZipOptions } from '../../lib/formats/zip.js';
+import { errorOf } from '../support/parsing.js';
 import { makeZip, zeroBomb } from '../support/zipWriter.js';
 
 const OPTIONS: ZipOptions = {
@@ -14,22 +15,12 @@ const OPTIONS: ZipOptions = {
   maxInflatedBytes: 1024 * 1024,
 };
 
-function failure(work: () => unknown): AppError {
-  try {
-    work();
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    return error as AppError;
-  }
-  throw new Error('expected a failure');
-}
-
 const open = (bytes: Uint8Array, options: Partial<ZipOptions> = {}) => new ZipArchive(bytes, { ...OPTIONS, ...options });
 /** An entry's content as UTF-8 text (a byte order mark dropped). */
 const readText = (zip: ZipArchive, name: string) => new TextDecoder('utf-8').decode(zip.read(name));
-const openFailure = (bytes: Uint8Array, options: Partial<ZipOptions> = {}) => failure(() => open(bytes, options));
+const openFailure = (bytes: Uint8Array, options: Partial<ZipOptions> = {}) => errorOf(() => open(bytes, options));
 const readFailure = (bytes: Uint8Array, name: string, options: Partial<ZipOptions> = {}) =>
-  failure(() => open(bytes, options).read(name));
+  errorOf(() => open(bytes, options).read(name));
 
 /** The archive with its end record edited. */
 function editEnd(zip: Uint8Array, edit: (end: Buffer) => void): Uint8Array {
@@ -145,7 +136,7 @@ describe('zip reader', () => {
     ]);
     const zip = open(bytes, { maxInflatedBytes: 1000 });
     expect(zip.read('a')).toHaveLength(600);
-    const error = failure(() => zip.read('b'));
+    const error = errorOf(() => zip.read('b'));
     expect(error.code).toBe('archive_too_large');
     expect(error.message).toBe('the TEST archive inflates to more than 1000 bytes');
     // The declared size fits, the data does not: zlib stops at the budget.
