@@ -2,7 +2,7 @@
 // map's map_media rows in the same transaction (rewritten on replace, added to on append).
 import type { Knex } from 'knex';
 import type { Db } from './connection.js';
-import { UniqueViolation, translateDbError } from './errors.js';
+import { translating } from './errors.js';
 import { documentText } from '../lib/formats/documentFile.js';
 import { setOwn } from '../lib/geojson/json-data.js';
 import type { DocumentHead } from '../lib/geojson/model.js';
@@ -144,13 +144,18 @@ export async function listMapsOfUser(
   };
 }
 
-/** The first of base, base-2, base-3 … that the owner does not use yet (other than on excludeMapId). */
+/**
+ * The first of base, base-2, base-3 … that the owner does not use yet (other than on
+ * excludeMapId). Holds a lock on the owner's short names until the transaction ends, so two
+ * writers never pick the same free name (a unique violation at commit would fail one of them).
+ */
 async function freeShortName(
   trx: Knex.Transaction,
   ownerId: number,
   base: string,
   excludeMapId?: number,
 ): Promise<string> {
+  await trx.raw("select pg_advisory_xact_lock(hashtextextended('maps.short_name:' || ?, 0))", [String(ownerId)]);
   const query = trx('maps')
     .pluck('short_name')
     .where('owner_id', ownerId)
@@ -160,20 +165,6 @@ async function freeShortName(
   if (!taken.has(base)) return base;
   for (let n = 2; ; n += 1) {
     if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
-  }
-}
-
-/** Runs fn in a transaction, again (up to 5 times) when a concurrent writer took the same short name. */
-async function retryingShortNameRace<T>(db: Db, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await db.transaction(fn);
-    } catch (error) {
-      const translated = translateDbError(error);
-      const isShortNameRace =
-        translated instanceof UniqueViolation && translated.constraint.includes('short_name');
-      if (!isShortNameRace || attempt >= 5) throw translated;
-    }
   }
 }
 
@@ -213,7 +204,7 @@ export interface NewMap {
 }
 
 export async function insertMap(db: Db, map: NewMap): Promise<MapRecord> {
-  return retryingShortNameRace(db, async (trx) => {
+  return translating(() => db.transaction(async (trx) => {
     if (map.requestId) {
       const done = await trx('import_requests').select('map_id').where({ request_id: map.requestId }).first();
       if (done) return (await findMapRecord(trx, Number(done.map_id)))!;
@@ -235,7 +226,7 @@ export async function insertMap(db: Db, map: NewMap): Promise<MapRecord> {
       });
     }
     return (await findMapRecord(trx, mapId))!;
-  });
+  }));
 }
 
 export interface MapChanges {
@@ -250,7 +241,7 @@ export interface MapChanges {
 
 /** Applies the given changes (only those present) and moves modified_at. */
 export async function updateMap(db: Db, mapId: number, changes: MapChanges): Promise<MapRecord | undefined> {
-  return retryingShortNameRace(db, async (trx) => {
+  return translating(() => db.transaction(async (trx) => {
     const current = await trx('maps').select('owner_id').where({ id: mapId }).forUpdate().first();
     if (!current) return undefined;
     const update: Record<string, unknown> = { modified_at: trx.fn.now() };
@@ -265,7 +256,7 @@ export async function updateMap(db: Db, mapId: number, changes: MapChanges): Pro
     await trx('maps').where({ id: mapId }).update(update);
     if (changes.media) await writeMedia(trx, mapId, changes.media);
     return findMapRecord(trx, mapId);
-  });
+  }));
 }
 
 /** What the caller hands back once it knows the map's groups and largest feature id. */

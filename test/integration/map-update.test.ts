@@ -101,6 +101,17 @@ describe('map/update', () => {
     expect(await service.call('map/get', key, { map_id: id })).toEqual(before);
   });
 
+  it('gives 20 maps renamed at once to the same short name 20 different short names, none failing', async () => {
+    const ids = await Promise.all(Array.from({ length: 20 }, (_, i) => newMap(`Rename ${i}`)));
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(ids.map((map_id) => service.call('map/update', key, { map_id, short_name: `same ${round}` })));
+      expect(answers.filter((answer) => answer.error !== undefined)).toEqual([]);
+      const names = answers.map((answer) => answer.short_name as string);
+      expect(new Set(names).size).toBe(20);
+      expect(names).toContain(`same-${round}`);
+    }
+  });
+
   it('has not logged an internal error', () => {
     expect(service.internalErrors).toEqual([]);
   });
