@@ -8,7 +8,8 @@
 
 import { AppError } from '../errors.js';
 import { fixWindows1252 } from './windows1252.js';
-import { MAX_CELL_LENGTH, MAX_TABLE_COLUMNS, MAX_TABLE_ROWS, TableBuilder } from './table.js';
+import { TableBuilder } from './table.js';
+import { MAX_CELL_LENGTH, MAX_TABLE_COLUMNS, MAX_TABLE_ROWS } from './tableLimits.js';
 import { asInput, byteOrderMark, isUtf8File, type FileInput, type ParserInput } from './input.js';
 import type { FormatParser, ParsedFile, ParseOptions } from './types.js';
 

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { collectMediaReferences, type DocumentHead, type MapFeature } from '../geojson/model.js';
+import { featureTooLarge, mapTooLarge, MAX_FEATURE_BYTES, MAX_MAP_BYTES } from '../geojson/sizeLimits.js';
 import { featureHoldsPieces, writeJson } from './jsonPieces.js';
 import { imageToResolve } from './linkMedia.js';
 import type { FeatureSink } from './types.js';
@@ -21,11 +22,28 @@ export type { DocumentHead } from '../geojson/model.js';
 
 const FLUSH_CHARS = 64 * 1024;
 
+/** How much a document file may hold: what a map and one of its items may be (tests set less). */
+export interface DocumentBudget {
+  documentBytes: number;
+  featureBytes: number;
+}
+
+const MAP_BUDGET: DocumentBudget = { documentBytes: MAX_MAP_BYTES, featureBytes: MAX_FEATURE_BYTES };
+
+/** Bytes of the document documentText() makes of a head and feature lines of `featuresBytes`. */
+export function documentBytes(head: DocumentHead, featuresBytes: number): number {
+  const headBytes = Buffer.byteLength(JSON.stringify(head));
+  // {"features":[…]} alone, or the head's text with ,"features":[…] before its closing brace.
+  return headBytes === 2 ? featuresBytes + 15 : headBytes + featuresBytes + 14;
+}
+
 /**
  * The sink of a parser thread: writes features to a document file as they come, in writes of
  * about 64 kB (larger strings and buffers would live in V8's large-object space until a full
  * collection; measured on a 15 MB CSV read in 64 kB pieces: 22 MB above idle with 1 MB writes,
- * 14 MB with these).
+ * 14 MB with these). It counts the bytes as it goes and refuses the file (map_too_large,
+ * feature_too_large) as soon as the document or one feature outgrows its budget, whatever the
+ * parser expanded to get there.
  */
 export class FeatureFileWriter implements FeatureSink {
   private readonly fd: number;
@@ -33,7 +51,10 @@ export class FeatureFileWriter implements FeatureSink {
   private readonly buffer = Buffer.allocUnsafe(FLUSH_CHARS * 3);
   private pending: string[] = [];
   private pendingChars = 0;
+  private pendingBytes = 0;
   private written = 0;
+  /** Where the feature being added started (bytes written and pending before it). */
+  private featureStart = 0;
   private added = 0;
   private open = true;
   /** The features are numbered 1, 2, 3 … in order. */
@@ -44,7 +65,10 @@ export class FeatureFileWriter implements FeatureSink {
   /** Ids of `image` properties that still need their fields from the stored images. */
   readonly imagesToResolve = new Set<string>();
 
-  constructor(file: string) {
+  constructor(
+    file: string,
+    private readonly budget: DocumentBudget = MAP_BUDGET,
+  ) {
     this.fd = fs.openSync(file, 'w');
   }
 
@@ -64,6 +88,7 @@ export class FeatureFileWriter implements FeatureSink {
     if (image !== undefined && !image.startsWith('media:')) this.imagesToResolve.add(image);
     if (this.added > 0) this.append('\n');
     this.added++;
+    this.featureStart = this.written + this.pendingBytes;
     if (featureHoldsPieces(feature)) {
       // A long track: its text is written as its parts produce it, never as one string.
       writeJson(feature, (piece) => this.append(piece));
@@ -73,6 +98,7 @@ export class FeatureFileWriter implements FeatureSink {
     if (text.length >= FLUSH_CHARS) {
       // A large feature (a long line, a detailed polygon) is written as it is, not joined to others first.
       this.flush();
+      this.charge(Buffer.byteLength(text));
       this.written += this.write(text);
       return;
     }
@@ -80,15 +106,25 @@ export class FeatureFileWriter implements FeatureSink {
   }
 
   private append(text: string): void {
+    this.charge(text.length === 1 && text.charCodeAt(0) < 0x80 ? 1 : Buffer.byteLength(text));
     this.pending.push(text);
     this.pendingChars += text.length;
     if (this.pendingChars >= FLUSH_CHARS) this.flush();
+  }
+
+  /** Counts bytes about to be written to the current feature; refuses them past the budget. */
+  private charge(bytes: number): void {
+    this.pendingBytes += bytes;
+    const total = this.written + this.pendingBytes;
+    if (total - this.featureStart > this.budget.featureBytes) throw featureTooLarge(`Item ${this.added} of the file`);
+    if (total > this.budget.documentBytes) throw mapTooLarge();
   }
 
   /** Writes the head after the features and closes the file. */
   finish(head: DocumentHead): { featuresBytes: number } {
     this.flush();
     const featuresBytes = this.written;
+    if (documentBytes(head, featuresBytes) > this.budget.documentBytes) throw mapTooLarge(documentBytes(head, featuresBytes));
     this.write(`\n${JSON.stringify(head)}`);
     this.abandon();
     return { featuresBytes };
@@ -106,6 +142,7 @@ export class FeatureFileWriter implements FeatureSink {
     this.written += this.write(this.pending.join(''));
     this.pending = [];
     this.pendingChars = 0;
+    this.pendingBytes = 0;
   }
 
   /** Writes text (in slices, so a long text never becomes one large buffer); returns the bytes written. */

@@ -8,6 +8,8 @@
 import { AppError } from '../errors.js';
 import type { MapDocument, MapGroup } from '../geojson/model.js';
 import { MAX_FEATURES } from '../geojson/model.js';
+import { featureTooLarge, MAX_FEATURE_BYTES } from '../geojson/sizeLimits.js';
+import { checkCellLength } from './tableLimits.js';
 import { SkipList } from './skipped.js';
 import { PROTOTYPE_KEYS } from './xml/properties.js';
 import { shorten, withoutLoneSurrogates } from '../geojson/json-data.js';
@@ -15,13 +17,6 @@ import { FeatureList, type FeatureSink, type ParseOptions, type ParsedFile } fro
 
 /** One cell as the readers deliver it: dates arrive as ISO strings, empty cells as null/undefined. */
 export type TableCell = string | number | boolean | null | undefined;
-
-/** Most rows (header included) one table may have. */
-export const MAX_TABLE_ROWS = 1_000_000;
-/** Most columns one table may have. */
-export const MAX_TABLE_COLUMNS = 1_000;
-/** Longest cell text, in UTF-16 code units. */
-export const MAX_CELL_LENGTH = 100_000;
 
 type Role =
   | 'lat'
@@ -85,7 +80,7 @@ export function cleanText(text: string): string {
 }
 
 /** The text of a cell, trimmed and cleaned; '' for an empty cell. */
-function cellText(cell: TableCell): string {
+function textOfCell(cell: TableCell): string {
   if (cell === null || cell === undefined) return '';
   if (typeof cell === 'string') {
     const trimmed = cell.trim();
@@ -111,7 +106,7 @@ function coordinate(cell: TableCell, name: 'latitude' | 'longitude', limit: numb
     value = cell;
     if (!Number.isFinite(value)) return `${name} ${String(value)} is not a finite number`;
   } else {
-    const text = cellText(cell);
+    const text = textOfCell(cell);
     if (text === '') return `${name} is empty`;
     if (typeof cell === 'boolean') return `${name} ${text} is not a number`;
     if (DECIMAL.test(text)) value = Number(text);
@@ -145,7 +140,7 @@ const SHOWN = new Set(['true', '1', 'yes', '']);
 function visibility(cell: TableCell): boolean | null {
   if (typeof cell === 'boolean') return cell;
   if (typeof cell === 'number') return cell === 0 ? false : cell === 1 ? true : null;
-  const text = cellText(cell).toLowerCase();
+  const text = textOfCell(cell).toLowerCase();
   if (HIDDEN.has(text)) return false;
   if (SHOWN.has(text)) return true;
   return null;
@@ -216,7 +211,7 @@ interface ColumnPlan {
 
 /** The header name of a column as matched against the spec's names (trim() drops a BOM too). */
 function matchName(raw: TableCell): string {
-  return cellText(raw).toLowerCase();
+  return textOfCell(raw).toLowerCase();
 }
 
 function planColumns(header: ArrayLike<TableCell>): ColumnPlan {
@@ -243,7 +238,7 @@ function planColumns(header: ArrayLike<TableCell>): ColumnPlan {
       continue;
     }
     // Another column (or a second column for a role: the first one wins the role).
-    const original = cellText(header[index]); // trim() also drops a byte order mark
+    const original = textOfCell(header[index]); // trim() also drops a byte order mark
     if (PROTOTYPE_KEYS.has(original)) continue;
     extras.push({ index, name: original === '' ? `column_${index + 1}` : original });
   }
@@ -298,14 +293,16 @@ export class TableBuilder {
     if (isEmptyRow(cells)) return;
     const plan = this.plan;
     if (plan === null) {
-      this.plan = this.header(cells);
+      this.plan = this.header(cells, rowNumber);
       return;
     }
     this.dataRows++;
     this.row(plan, rowNumber, cells);
   }
 
-  private header(cells: ArrayLike<TableCell>): ColumnPlan {
+  private header(cells: ArrayLike<TableCell>, rowNumber: number): ColumnPlan {
+    // Column names become the property names of every item: held to the length of a cell.
+    for (let column = 0; column < cells.length; column++) checkCellLength(textOfCell(cells[column]).length, rowNumber, column);
     const plan = planColumns(cells);
     if (plan.lat === -1 || plan.lon === -1) {
       const missing =
@@ -362,15 +359,25 @@ export class TableBuilder {
     }
 
     const properties: Record<string, unknown> = {};
+    // Cells are counted as they are taken: a row may repeat one long shared string in every
+    // column, and the item must not be built when it would be over the budget of one item.
+    let rowChars = 0;
+    const take = (column: number, key = ''): string => {
+      const text = textOfCell(cells[column]);
+      checkCellLength(text.length, rowNumber, column);
+      rowChars += text.length + key.length;
+      if (rowChars > MAX_FEATURE_BYTES) throw featureTooLarge(`Row ${rowNumber}`);
+      return text;
+    };
     let text: string;
-    if (plan.title >= 0 && (text = cellText(cells[plan.title])) !== '') properties.title = text;
-    if (plan.description >= 0 && (text = cellText(cells[plan.description])) !== '') properties.description = text;
-    if (plan.url >= 0 && (text = cellText(cells[plan.url])) !== '') properties.url = text;
-    if (plan.group >= 0 && (text = cellText(cells[plan.group])) !== '') {
+    if (plan.title >= 0 && (text = take(plan.title)) !== '') properties.title = text;
+    if (plan.description >= 0 && (text = take(plan.description)) !== '') properties.description = text;
+    if (plan.url >= 0 && (text = take(plan.url)) !== '') properties.url = text;
+    if (plan.group >= 0 && (text = take(plan.group)) !== '') {
       const group = this.groupId(text);
       if (group !== undefined) properties.group = group;
     }
-    if (plan.color >= 0 && (text = cellText(cells[plan.color])) !== '') {
+    if (plan.color >= 0 && (text = take(plan.color)) !== '') {
       const color = normaliseColor(text);
       if (color !== null) properties.color = color;
       else this.note(rowNumber, `color ${quote(text)} is not a #rrggbb colour; the item was imported without it`);
@@ -381,13 +388,13 @@ export class TableBuilder {
       else if (visible === null) {
         this.note(
           rowNumber,
-          `visible ${quote(cellText(cells[plan.visible]))} is not true/false, 1/0 or yes/no; the item was imported as visible`,
+          `visible ${quote(take(plan.visible))} is not true/false, 1/0 or yes/no; the item was imported as visible`,
         );
       }
     }
-    if (plan.media_url >= 0 && (text = cellText(cells[plan.media_url])) !== '') properties.media_url = text;
-    if (plan.icon >= 0 && (text = cellText(cells[plan.icon])) !== '') properties['marker-symbol'] = text;
-    if (plan.service_image_url >= 0 && (text = cellText(cells[plan.service_image_url])) !== '') {
+    if (plan.media_url >= 0 && (text = take(plan.media_url)) !== '') properties.media_url = text;
+    if (plan.icon >= 0 && (text = take(plan.icon)) !== '') properties['marker-symbol'] = text;
+    if (plan.service_image_url >= 0 && (text = take(plan.service_image_url)) !== '') {
       const id = this.images.imageId(text);
       if (id !== null) properties.image = { id };
       else {
@@ -398,7 +405,7 @@ export class TableBuilder {
       }
     }
     for (const extra of plan.extras) {
-      if ((text = cellText(cells[extra.index])) !== '') properties[extra.key] = text;
+      if ((text = take(extra.index, extra.key)) !== '') properties[extra.key] = text;
     }
 
     this.sink.add({

@@ -2,11 +2,14 @@
 // LibreOffice save them, recognition by content, cell types, and the bad-input cases 17–23 of the
 // checklist (zip bombs, corrupt archives, huge declared dimensions, prototype pollution…).
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/errors.js';
 import { parseExcel, parseSpreadsheet, type ExcelParseOptions } from '../../lib/formats/excel.js';
+import { FeatureFileWriter } from '../../lib/formats/documentFile.js';
 import type { ParsedFile } from '../../lib/formats/types.js';
+import { MAX_MAP_BYTES } from '../../lib/geojson/sizeLimits.js';
 import { parseMapDocument, type MapFeature } from '../../lib/geojson/model.js';
 import {
   BOF,
@@ -755,6 +758,77 @@ describe('spreadsheet bad input (checklist 21–23)', () => {
   it('strips NUL characters and lone surrogates from cell text', async () => {
     const result = (await parse(simpleXlsx([['lat', 'lon', 'name'], [1, 2, 'a&#0;b&#xD800;c\u0000']])));
     expect(result.document.features[0]?.properties.title).toBe('abc');
+  });
+});
+
+/** Parses into a document file, as the parser thread does; the error, and how large the file got. */
+async function parseIntoFile(bytes: Uint8Array): Promise<{ error: AppError; fileBytes: number; ms: number }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mps-budget-'));
+  const file = path.join(dir, 'document');
+  const writer = new FeatureFileWriter(file);
+  const started = performance.now();
+  try {
+    await parseSpreadsheet(bytes, { ...OPTIONS, sink: writer });
+    throw new Error('expected the parse to fail');
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    writer.abandon();
+    return { error, fileBytes: fs.statSync(file).size, ms: performance.now() - started };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('what an import produces is held to the budget of a map, however the sheet expands (issue 8)', () => {
+  const long = (n: number) => 'x'.repeat(n);
+
+  it('a 1 kB ODS repeating a row of 50,000 characters 400,000 times stops at the map budget, in moments', async () => {
+    const table = `<table:table>${odsHeader}<table:table-row table:number-rows-repeated="400000">${odsCell(1)}${odsCell(2)}${odsCell(long(50_000))}</table:table-row></table:table>`;
+    const ods = makeOds(table);
+    expect(ods.length).toBeLessThan(2_000);
+    const { error, fileBytes, ms } = await parseIntoFile(ods);
+    expect(error.code).toBe('map_too_large');
+    expect(error.message).toMatch(/at most 64 MB/);
+    expect(fileBytes).toBeLessThanOrEqual(MAX_MAP_BYTES);
+    expect(ms).toBeLessThan(15_000);
+  });
+
+  it('an XLSX of 3,000 rows pointing at one 90,000-character shared string stops at the map budget', async () => {
+    const rows = ['<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c></row>'];
+    for (let r = 2; r <= 3001; r++) rows.push(`<row r="${r}"><c r="A${r}"><v>1</v></c><c r="B${r}"><v>2</v></c><c r="C${r}" t="s"><v>3</v></c></row>`);
+    const xlsx = makeXlsx({ sheets: [{ xml: sheetXml(rows.join('')) }], sharedStrings: ['lat', 'lon', 'name', long(90_000)] });
+    expect(xlsx.length).toBeLessThan(60_000);
+    const { error, fileBytes } = await parseIntoFile(xlsx);
+    expect(error.code).toBe('map_too_large');
+    expect(fileBytes).toBeLessThanOrEqual(MAX_MAP_BYTES);
+  });
+
+  it('a row repeating one long string in a thousand columns is refused before the item is built', async () => {
+    const names = Array.from({ length: 998 }, (_, i) => `<c t="inlineStr"><is><t>c${i}</t></is></c>`).join('');
+    const header = `<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c>${names}</row>`;
+    const cells = Array.from({ length: 998 }, () => `<c t="s"><v>2</v></c>`).join('');
+    const xlsx = makeXlsx({ sheets: [{ xml: sheetXml(`${header}<row r="2"><c><v>1</v></c><c><v>2</v></c>${cells}</row>`) }], sharedStrings: ['lat', 'lon', long(90_000)] });
+    const { error, fileBytes } = await parseIntoFile(xlsx);
+    expect(error.code).toBe('feature_too_large');
+    expect(error.message).toMatch(/^Row 2 would be larger than 32 MB/);
+    expect(fileBytes).toBe(0);
+    // ODS: one cell repeated across the columns.
+    const odsNames = `<table:table-row>${odsCell('lat')}${odsCell('lon')}${odsCell('name', ' table:number-columns-repeated="997"')}</table:table-row>`;
+    const ods = makeOds(`<table:table>${odsNames}<table:table-row>${odsCell(1)}${odsCell(2)}${odsCell(long(50_000), ' table:number-columns-repeated="997"')}</table:table-row></table:table>`);
+    expect((await parseIntoFile(ods)).error.code).toBe('feature_too_large');
+  });
+
+  it('holds every table reader to 100,000 characters per cell, spaces repeated by <text:s> included', async () => {
+    const spaces = '<text:s text:c="1000"/>'.repeat(101);
+    const ods = makeOds(`<table:table>${odsHeader}<table:table-row>${odsCell(1)}${odsCell(2)}<table:table-cell office:value-type="string"><text:p>a${spaces}</text:p></table:table-cell></table:table-row></table:table>`);
+    const odsError = await parseError(ods);
+    expect(odsError.code).toBe('cell_too_large');
+    expect(odsError.message).toBe('row 2: the cell in column C holds more than 100000 characters');
+    const xlsx = simpleXlsx([['lat', 'lon', 'name'], [1, 2, long(100_001)]]);
+    expect((await parseError(xlsx)).message).toBe('row 2: the cell in column C holds more than 100000 characters');
+    const header = simpleXlsx([['lat', 'lon', long(100_001)], [1, 2, 'x']]);
+    expect((await parseError(header)).message).toBe('row 1: the cell in column C holds more than 100000 characters');
+    expect((await parse(simpleXlsx([['lat', 'lon', 'name'], [1, 2, long(100_000)]]))).document.features).toHaveLength(1);
   });
 });
 

@@ -1,34 +1,4 @@
-// What the spreadsheet readers share: the size limits and the date conventions of Excel.
-import { AppError } from '../../errors.js';
-import { MAX_TABLE_COLUMNS, MAX_TABLE_ROWS } from '../table.js';
-
-/** Column letters of a 0-based column index (0 → A, 26 → AA). */
-export function columnName(column: number): string {
-  let name = '';
-  let n = column + 1;
-  while (n > 0) {
-    const rest = (n - 1) % 26;
-    name = String.fromCharCode(65 + rest) + name;
-    n = Math.floor((n - 1) / 26);
-  }
-  return name;
-}
-
-/** Throws sheet_too_large for a non-empty cell past the limits (row 1-based, column 0-based). */
-export function checkCellPosition(row: number, column: number): void {
-  if (row > MAX_TABLE_ROWS) {
-    throw new AppError(
-      'sheet_too_large',
-      `the first worksheet has a value in row ${row}; at most ${MAX_TABLE_ROWS} rows are imported`,
-    );
-  }
-  if (column >= MAX_TABLE_COLUMNS) {
-    throw new AppError(
-      'sheet_too_large',
-      `the first worksheet has a value in column ${columnName(column)} (row ${row}); at most ${MAX_TABLE_COLUMNS} columns are imported`,
-    );
-  }
-}
+// What the spreadsheet readers share: cell references and the date conventions of Excel.
 
 /**
  * Parses a cell reference such as "B12" into [row (1-based), column (0-based)]; null when it is

@@ -5,7 +5,8 @@
 // come from the office:*value attributes, text from the cell's paragraphs (annotations left out).
 import { AppError } from '../../errors.js';
 import type { TableBuilder, TableCell } from '../table.js';
-import { checkCellPosition, odsTimeToIso } from './cells.js';
+import { odsTimeToIso } from './cells.js';
+import { checkCellLength, checkCellPosition } from '../tableLimits.js';
 import { scanZipPart, type XmlHandler, type XmlScanner } from './xml.js';
 import type { ZipArchive } from '../zip.js';
 
@@ -32,6 +33,8 @@ class ContentHandler implements XmlHandler {
   private isText = false;
   private paragraphs: string[] = [];
   private paragraph = '';
+  /** Characters of the cell's text so far: spaces repeated by <text:s c> can make it grow far past the file. */
+  private cellChars = 0;
   private inParagraph = false;
   private annotation = 0;
 
@@ -69,6 +72,7 @@ class ContentHandler implements XmlHandler {
     this.typedValue = null;
     this.isText = false;
     this.paragraphs.length = 0;
+    this.cellChars = 0;
     const type = s.attr('office:value-type') ?? s.attr('value-type');
     if (s.attr('calcext:value-type') === 'error') return; // #N/A and friends: no value
     switch (type) {
@@ -123,9 +127,9 @@ class ContentHandler implements XmlHandler {
       return;
     }
     if (!this.inParagraph) return;
-    if (s.is('s')) this.paragraph += ' '.repeat(Math.min(repeatCount(s.attr('c')), 1000));
-    else if (s.is('tab')) this.paragraph += '\t';
-    else if (s.is('line-break')) this.paragraph += '\n';
+    if (s.is('s')) this.addText(' '.repeat(Math.min(repeatCount(s.attr('c')), 1000)));
+    else if (s.is('tab')) this.addText('\t');
+    else if (s.is('line-break')) this.addText('\n');
     else if (s.is('note') || s.is('ruby-text')) s.wantText = false; // footnotes, ruby annotations
   }
 
@@ -174,7 +178,13 @@ class ContentHandler implements XmlHandler {
   }
 
   text(text: string): void {
-    if (this.inParagraph) this.paragraph += text;
+    if (this.inParagraph) this.addText(text);
+  }
+
+  private addText(text: string): void {
+    this.cellChars += text.length + (this.paragraph === '' && this.paragraphs.length > 0 ? 1 : 0);
+    checkCellLength(this.cellChars, this.row, this.column);
+    this.paragraph += text;
   }
 }
 

@@ -5,7 +5,8 @@
 // workbooks are refused with a clear message.
 import { AppError } from '../../errors.js';
 import type { TableBuilder, TableCell } from '../table.js';
-import { checkCellPosition, excelSerialToIso, isBuiltinDateFormat, isDateFormatCode } from './cells.js';
+import { excelSerialToIso, isBuiltinDateFormat, isDateFormatCode } from './cells.js';
+import { checkCellPosition } from '../tableLimits.js';
 import { CompoundFile } from './cfb.js';
 
 const BOF = 0x0809;

@@ -3,13 +3,8 @@
 // declared `<dimension>` is ignored (cells are read where they are, never into a dense grid).
 import { AppError } from '../../errors.js';
 import type { TableBuilder, TableCell } from '../table.js';
-import {
-  checkCellPosition,
-  excelSerialToIso,
-  isBuiltinDateFormat,
-  isDateFormatCode,
-  parseCellReference,
-} from './cells.js';
+import { excelSerialToIso, isBuiltinDateFormat, isDateFormatCode, parseCellReference } from './cells.js';
+import { checkCellPosition } from '../tableLimits.js';
 import { TextTable } from '../textTable.js';
 import { decodeOoxmlEscapes, scanZipPart, type XmlHandler, type XmlScanner } from './xml.js';
 import { folderOf, joinArchivePath, type ZipArchive } from '../zip.js';
