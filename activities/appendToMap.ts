@@ -9,6 +9,7 @@ import { AppError } from '../lib/errors.js';
 import { planAppend } from '../lib/geojson/appendPlan.js';
 import { featureArrayOf, featureBytes, featuresArrayText, readDocumentHead, readFeatures } from '../lib/formats/documentFile.js';
 import { MAX_FEATURES, type MapFeature, type MapGroup } from '../lib/geojson/model.js';
+import { checkMapBytes } from '../lib/geojson/sizeLimits.js';
 import type { AppendParsedInput, AppendParsedResult } from '../lib/jobContracts.js';
 import { summaryOf } from '../lib/mapSummary.js';
 import type { ActivityDeps } from './deps.js';
@@ -45,6 +46,8 @@ export function makeAppendToMap({ db, blobs }: ActivityDeps) {
             : featureArrayOf(mapEach(readFeatures(blobs, file), plan.placeFeature));
           return { features, groupsToAdd: plan.groupsToAdd, extras: plan.extras, media: input.parsed.media, added };
         },
+        checkSize: checkMapBytes,
+        deadline: input.deadline,
       });
       if (!outcome) throw new AppError('map_not_found', `There is no map with the id ${input.mapId}.`);
       return { map: summaryOf(outcome.record), added: outcome.added };

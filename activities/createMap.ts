@@ -4,7 +4,8 @@ import { findUserById } from '../db/users.js';
 import { insertMap } from '../db/maps.js';
 import { DEFAULT_BASEMAP } from '../lib/basemaps.js';
 import { AppError } from '../lib/errors.js';
-import { documentText, featureBytes, featuresArrayText, readDocumentHead } from '../lib/formats/documentFile.js';
+import { documentBytes, documentText, featureBytes, featuresArrayText, readDocumentHead } from '../lib/formats/documentFile.js';
+import { checkMapBytes } from '../lib/geojson/sizeLimits.js';
 import { emptyMapDocument } from '../lib/geojson/model.js';
 import type { CreateMapInput, MapSummaryData } from '../lib/jobContracts.js';
 import { shortNameBase } from '../lib/shortName.js';
@@ -26,6 +27,8 @@ export function makeCreateMap({ db, blobs }: ActivityDeps) {
       const { features: _none, ...emptyHead } = emptyMapDocument();
       const head = file ? await readDocumentHead(blobs, file) : emptyHead;
       const geojson = () => documentText(head, file ? featuresArrayText(featureBytes(blobs, file)) : ['[]']);
+      const contentBytes = documentBytes(head, file?.featuresBytes ?? 0);
+      checkMapBytes(contentBytes);
       const title = input.settings.title?.trim() || input.parsed?.name || DEFAULT_MAP_TITLE;
       const record = await insertMap(db, {
         ownerId: input.ownerId,
@@ -35,9 +38,11 @@ export function makeCreateMap({ db, blobs }: ActivityDeps) {
         basemap: DEFAULT_BASEMAP,
         visibility: input.settings.visibility,
         geojson,
+        contentBytes,
         media: input.parsed?.media ?? { images: [], markers: [] },
         featureCount: input.parsed?.features ?? 0,
         requestId: input.requestId,
+        deadline: input.deadline,
       });
       return summaryOf(record);
     });

@@ -5,6 +5,7 @@ import { makeCreateMap } from './createMap.js';
 import { makeDeleteBlobs } from './deleteBlobs.js';
 import type { ActivityDeps } from './deps.js';
 import { makeParseFile } from './parseFile.js';
+import { makeSweepOrphanBlobs } from './sweepOrphanBlobs.js';
 import type { ParserPool } from './parserPool.js';
 
 export function createActivities(deps: ActivityDeps, parsers: ParserPool) {
@@ -13,6 +14,7 @@ export function createActivities(deps: ActivityDeps, parsers: ParserPool) {
     createMap: makeCreateMap(deps),
     appendToMap: makeAppendToMap(deps),
     deleteBlobs: makeDeleteBlobs(deps),
+    sweepOrphanBlobs: makeSweepOrphanBlobs(deps),
   };
 }
 

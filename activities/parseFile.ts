@@ -8,12 +8,12 @@ import { linkFeatureMedia, type MediaLinks } from '../lib/formats/linkMedia.js';
 import { capSkipped } from '../lib/formats/skipped.js';
 import type { MediaRefs } from '../db/maps.js';
 import type { ParseFileInput, ParseFileResult, SkippedItem } from '../lib/jobContracts.js';
+import { REQUEST_PREFIXES } from '../lib/blobs/blobStore.js';
 import type { ActivityDeps } from './deps.js';
 import { failingOnBadInput } from './failures.js';
 import type { ParserPool } from './parserPool.js';
 import { storeImportMedia } from './storeImportMedia.js';
 
-const PARSED_PREFIX = 'parsed';
 
 export function makeParseFile(deps: ActivityDeps, parsers: ParserPool) {
   const { blobs, faults, publicUrl } = deps;
@@ -30,7 +30,7 @@ export function makeParseFile(deps: ActivityDeps, parsers: ParserPool) {
           { fileType: input.fileType, inputFile, outputFile, options: { publicUrl } },
           context.cancellationSignal,
         );
-        let file: DocumentFile = { key: (await blobs.adoptFile(PARSED_PREFIX, outputFile)).key, featuresBytes: parsed.featuresBytes };
+        let file: DocumentFile = { key: (await blobs.adoptFile(REQUEST_PREFIXES.parsed, outputFile)).key, featuresBytes: parsed.featuresBytes };
         let { skipped, references } = parsed;
         if (parsed.media.length > 0 || parsed.imageIds.length > 0) {
           try {
@@ -76,7 +76,7 @@ async function linkDocumentMedia(
       writer.add(feature);
     }
     const { featuresBytes } = writer.finish(await readDocumentHead(blobs, file));
-    const stored = await blobs.adoptFile(PARSED_PREFIX, outputFile);
+    const stored = await blobs.adoptFile(REQUEST_PREFIXES.parsed, outputFile);
     await blobs.delete(file.key);
     return {
       file: { key: stored.key, featuresBytes },

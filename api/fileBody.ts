@@ -2,7 +2,7 @@
 // a declared Content-Length over the cap is refused before reading, and an undeclared body is
 // cut off at the first byte past it. Nothing is buffered in memory.
 import type { Context } from 'koa';
-import { BlobTooLargeError, type BlobStore, type StoredBlob } from '../lib/blobs/blobStore.js';
+import { BlobTooLargeError, REQUEST_PREFIXES, type BlobStore, type StoredBlob } from '../lib/blobs/blobStore.js';
 import { AppError } from '../lib/errors.js';
 
 function tooLarge(ctx: Context, maxBytes: number): AppError {
@@ -18,7 +18,7 @@ export async function receiveFile(ctx: Context, blobs: BlobStore, maxBytes: numb
   if (declared === 0) throw new AppError('missing_file', 'The request body is empty; send the file as the body.');
   let stored: StoredBlob;
   try {
-    stored = await blobs.putStream('uploads', ctx.req, maxBytes);
+    stored = await blobs.putStream(REQUEST_PREFIXES.upload, ctx.req, maxBytes);
   } catch (error) {
     if (error instanceof BlobTooLargeError) throw tooLarge(ctx, error.maxBytes);
     throw new AppError('missing_file', 'The upload was interrupted before the whole file arrived.');

@@ -17,9 +17,12 @@ function idempotencyKey(ctx: Context): string | undefined {
   return key;
 }
 
-/** How long the API waits for a file job: the processing limit plus time for the final write. */
+/**
+ * How long the API waits for a file job: the processing limit (which the workflow holds its
+ * parse and its final write to) and a margin for dispatch and the removal of the request's files.
+ */
 const jobWaitMs = (config: Config): number | null =>
-  config.processingTimeoutMs === null ? null : config.processingTimeoutMs + 60_000;
+  config.processingTimeoutMs === null ? null : config.processingTimeoutMs + 30_000;
 
 /** An AbortSignal that fires when the HTTP client goes away before the answer. */
 function clientGone(ctx: Context): AbortSignal {

@@ -86,7 +86,9 @@ export class JobGateway {
           // only a failed job may run again under the same id.
           workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
           workflowIdConflictPolicy: 'USE_EXISTING',
-          ...(options.waitMs !== null ? { workflowExecutionTimeout: options.waitMs } : {}),
+          // A backstop only: the workflow ends itself by its processing limit and then removes its
+          // files, which a workflow cut off by this timeout could not do.
+          ...(options.waitMs !== null ? { workflowExecutionTimeout: options.waitMs + 5 * 60_000 } : {}),
         }),
       );
     } catch (error) {
@@ -114,7 +116,7 @@ export class JobGateway {
           }
         }, this.options.noWorkerAfterMs ?? 15_000),
       );
-      if (options.waitMs !== null) timers.push(setTimeout(() => reject(new WaitExpired()), options.waitMs + 10_000));
+      if (options.waitMs !== null) timers.push(setTimeout(() => reject(new WaitExpired()), options.waitMs));
     });
     try {
       return (await Promise.race([client.withAbortSignal(abort.signal, () => handle.result()), guards])) as R;
@@ -128,11 +130,15 @@ export class JobGateway {
   }
 
   private async explain(handle: WorkflowHandle, error: unknown): Promise<AppError> {
-    if (error instanceof NoWorker || error instanceof WaitExpired) {
-      await handle.terminate('the API stopped waiting for this job').catch(() => undefined);
-      return error instanceof NoWorker
-        ? new AppError('service_unavailable', 'No worker is processing jobs right now; please try again later.')
-        : new AppError('processing_timeout', 'The file was not processed within the time limit.');
+    if (error instanceof NoWorker) {
+      // Never started: ended here, so a worker that comes back later cannot run it after this answer.
+      await handle.terminate('no worker took this job up').catch(() => undefined);
+      return new AppError('service_unavailable', 'No worker is processing jobs right now; please try again later.');
+    }
+    if (error instanceof WaitExpired) {
+      // Past its processing limit the job cannot write any more (its writes hold the deadline);
+      // it is left to fail by itself and remove its files.
+      return new AppError('processing_timeout', 'The file was not processed within the time limit.');
     }
     if (error instanceof WorkflowFailedError) {
       const cause = error.cause;

@@ -5,6 +5,7 @@ import { openBlobStore } from '../lib/blobs/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { createApp } from './app.js';
 import { JobGateway } from './jobs.js';
+import { listen } from './server.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -17,7 +18,7 @@ async function main(): Promise<void> {
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
   });
-  const server = createApp({ config, db, blobs: openBlobStore(config), jobs }).listen(config.port, config.host);
+  const server = await listen(createApp({ config, db, blobs: openBlobStore(config), jobs }), config.port, config.host);
   console.log(`API listening on ${config.host}:${config.port}, public URL ${config.publicUrl}`);
   const stop = () => server.close(() => void Promise.all([jobs.close(), db.destroy()]).then(() => process.exit(0)));
   process.on('SIGINT', stop);

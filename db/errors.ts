@@ -9,13 +9,51 @@ export class UniqueViolation extends Error {
   }
 }
 
+/**
+ * The database refused the data itself: a value over one of its limits (SQLSTATE class 54, such
+ * as "total size of jsonb array elements exceeds the maximum"), or text and numbers it cannot
+ * hold (class 22, such as NUL characters). Doing the same again fails the same way: never retried.
+ */
+export class DataRefused extends Error {
+  override name = 'DataRefused';
+  constructor(
+    readonly reason: 'too_large' | 'invalid',
+    readonly sqlState: string,
+  ) {
+    super(reason === 'too_large' ? 'the data is larger than the database stores in one value' : 'the data holds values the database cannot store');
+  }
+}
+
+/** A statement was cancelled because it ran past the time the caller gave it (statement_timeout, lock_timeout). */
+export class TimeLimitReached extends Error {
+  override name = 'TimeLimitReached';
+  constructor() {
+    super('the database write did not finish within the time it was given');
+  }
+}
+
+/** No database connection became free in time: the service is overloaded for a moment. */
+export class DatabaseBusy extends Error {
+  override name = 'DatabaseBusy';
+  constructor() {
+    super('no database connection became free in time');
+  }
+}
+
 export function translateDbError(error: unknown): unknown {
-  const e = error as { code?: string; constraint?: string; message?: string };
-  if (e?.code === '23505') {
+  if (error instanceof UniqueViolation || error instanceof DataRefused || error instanceof TimeLimitReached) return error;
+  const e = error as { code?: string; constraint?: string; message?: string; name?: string };
+  if (e?.name === 'KnexTimeoutError') return new DatabaseBusy();
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (code === '23505') {
     // PGlite does not always fill `constraint`; its message names it in quotes.
     const constraint = e.constraint ?? /"([^"]+)"/.exec(e.message ?? '')?.[1] ?? 'unknown';
     return new UniqueViolation(constraint);
   }
+  if (code.startsWith('54')) return new DataRefused('too_large', code);
+  if (code.length === 5 && code.startsWith('22')) return new DataRefused('invalid', code);
+  // 57014 query_canceled: our statement_timeout; 55P03 lock_not_available: our lock_timeout.
+  if (code === '57014' || code === '55P03') return new TimeLimitReached();
   return error;
 }
 

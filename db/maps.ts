@@ -2,6 +2,7 @@
 // map's map_media rows in the same transaction (rewritten on replace, added to on append).
 import type { Knex } from 'knex';
 import type { Db } from './connection.js';
+import { timeLeft, stillInTime, type Deadline } from './deadline.js';
 import { translating } from './errors.js';
 import { documentText } from '../lib/formats/documentFile.js';
 import { setOwn } from '../lib/geojson/json-data.js';
@@ -197,10 +198,14 @@ export interface NewMap {
    * function, because a retried transaction reads it again.
    */
   geojson: () => JsonText;
+  /** Bytes of that text. */
+  contentBytes: number;
   media: MediaRefs;
   featureCount: number;
   /** When given, creating twice with the same id returns the first map. */
   requestId?: string;
+  /** The write is cancelled and rolled back when it would end later (a file request's processing limit). */
+  deadline?: Deadline;
 }
 
 export async function insertMap(db: Db, map: NewMap): Promise<MapRecord> {
@@ -209,12 +214,14 @@ export async function insertMap(db: Db, map: NewMap): Promise<MapRecord> {
       const done = await trx('import_requests').select('map_id').where({ request_id: map.requestId }).first();
       if (done) return (await findMapRecord(trx, Number(done.map_id)))!;
     }
+    await timeLeft(trx, map.deadline);
     const shortName = await freeShortName(trx, map.ownerId, map.shortNameBase);
     await stageJson(trx, map.geojson());
+    await timeLeft(trx, map.deadline);
     const inserted = await trx.raw(
-      `insert into maps (owner_id, short_name, title, description, basemap, visibility, geojson)
-       select ?, ?, ?, ?, ?, ?, doc from ${STAGED_JSON} returning id`,
-      [map.ownerId, shortName, map.title, map.description, map.basemap, map.visibility],
+      `insert into maps (owner_id, short_name, title, description, basemap, visibility, geojson, content_bytes)
+       select ?, ?, ?, ?, ?, ?, doc, ? from ${STAGED_JSON} returning id`,
+      [map.ownerId, shortName, map.title, map.description, map.basemap, map.visibility, map.contentBytes],
     );
     const mapId = Number(inserted.rows[0].id);
     await writeMedia(trx, mapId, map.media);
@@ -225,6 +232,7 @@ export async function insertMap(db: Db, map: NewMap): Promise<MapRecord> {
         features_added: map.featureCount,
       });
     }
+    stillInTime(map.deadline);
     return (await findMapRecord(trx, mapId))!;
   }));
 }
@@ -235,8 +243,8 @@ export interface MapChanges {
   basemap?: string;
   visibility?: Visibility;
   shortNameBase?: string;
-  geojson?: object;
-  media?: MediaRefs;
+  /** A whole new document: its JSON text (validated by the caller), its bytes and what it references. */
+  geojson?: { text: string; bytes: number; media: MediaRefs };
 }
 
 /** Applies the given changes (only those present) and moves modified_at. */
@@ -249,12 +257,15 @@ export async function updateMap(db: Db, mapId: number, changes: MapChanges): Pro
     if (changes.description !== undefined) update.description = changes.description;
     if (changes.basemap !== undefined) update.basemap = changes.basemap;
     if (changes.visibility !== undefined) update.visibility = changes.visibility;
-    if (changes.geojson !== undefined) update.geojson = JSON.stringify(changes.geojson);
+    if (changes.geojson !== undefined) {
+      update.geojson = changes.geojson.text;
+      update.content_bytes = changes.geojson.bytes;
+    }
     if (changes.shortNameBase !== undefined) {
       update.short_name = await freeShortName(trx, Number(current.owner_id), changes.shortNameBase, mapId);
     }
     await trx('maps').where({ id: mapId }).update(update);
-    if (changes.media) await writeMedia(trx, mapId, changes.media);
+    if (changes.geojson) await writeMedia(trx, mapId, changes.geojson.media);
     return findMapRecord(trx, mapId);
   }));
 }
@@ -276,6 +287,10 @@ export interface AppendDocument {
   requestId: string;
   /** Builds the append from the map's groups, feature count and largest feature id; may throw to refuse it. */
   prepare(current: { groups: object[]; featureCount: number; maxFeatureId: number }): PreparedAppend;
+  /** Called with the bytes the map's document will have, before anything is changed; may throw to refuse it. */
+  checkSize(bytes: number): void;
+  /** The write is cancelled and rolled back when it would end later (a file request's processing limit). */
+  deadline?: Deadline;
 }
 
 /** The map's document without its features after the append: its own keys win over the extras. */
@@ -297,18 +312,21 @@ export async function appendDocument(
   db: Db,
   spec: AppendDocument,
 ): Promise<{ record: MapRecord; added: number; alreadyApplied: boolean } | undefined> {
-  return db.transaction(async (trx) => {
+  return translating(() => db.transaction(async (trx) => {
+    await timeLeft(trx, spec.deadline);
     const locked = await trx('maps').select('id').where({ id: spec.mapId }).forUpdate().first();
     if (!locked) return undefined;
     const done = await trx('import_requests').select('features_added').where({ request_id: spec.requestId }).first();
     if (done) {
       return { record: (await findMapRecord(trx, spec.mapId))!, added: done.features_added, alreadyApplied: true };
     }
+    await timeLeft(trx, spec.deadline);
     const facts = (
       await trx.raw(
         `select (geojson - 'features')::text as rest,
                 jsonb_array_length(geojson->'features') as feature_count,
-                (select coalesce(max((f->>'id')::bigint), 0) from jsonb_array_elements(geojson->'features') f) as max_id
+                (select coalesce(max((f->>'id')::bigint), 0) from jsonb_array_elements(geojson->'features') f) as max_id,
+                content_bytes
            from maps where id = ?`,
         [spec.mapId],
       )
@@ -321,20 +339,34 @@ export async function appendDocument(
       maxFeatureId: Number(facts.max_id),
     });
     const head = appendedHead(rest, append);
+    await timeLeft(trx, spec.deadline);
+    let contentBytes: number;
     if (featureCount === 0) {
       // Nothing to join: the new document goes in whole, parsed once.
-      await stageJson(trx, documentText(head, append.features));
-      await trx.raw(`update maps set geojson = s.doc, modified_at = now() from ${STAGED_JSON} s where maps.id = ?`, [spec.mapId]);
+      contentBytes = await stageJson(trx, documentText(head, append.features));
+      spec.checkSize(contentBytes);
+      await timeLeft(trx, spec.deadline);
+      await trx.raw(`update maps set geojson = s.doc, content_bytes = ?, modified_at = now() from ${STAGED_JSON} s where maps.id = ?`, [
+        contentBytes,
+        spec.mapId,
+      ]);
     } else {
-      await stageJson(trx, append.features);
+      const arrayBytes = await stageJson(trx, append.features);
+      // The map's features, a comma, the new ones; the head may have grown by new groups and keys.
+      const headGrowth = Buffer.byteLength(JSON.stringify(head)) - Buffer.byteLength(JSON.stringify(rest));
+      contentBytes = Number(facts.content_bytes) + (arrayBytes > 2 ? arrayBytes - 1 : 0) + headGrowth;
+      spec.checkSize(contentBytes);
+      await timeLeft(trx, spec.deadline);
       await trx.raw(
-        `update maps set geojson = jsonb_set(?::jsonb, '{features}', (maps.geojson->'features') || s.doc), modified_at = now()
+        `update maps set geojson = jsonb_set(?::jsonb, '{features}', (maps.geojson->'features') || s.doc),
+                content_bytes = ?, modified_at = now()
            from ${STAGED_JSON} s where maps.id = ?`,
-        [JSON.stringify(head), spec.mapId],
+        [JSON.stringify(head), contentBytes, spec.mapId],
       );
     }
     await addMedia(trx, spec.mapId, append.media);
     await trx('import_requests').insert({ request_id: spec.requestId, map_id: spec.mapId, features_added: append.added });
+    stillInTime(spec.deadline);
     return { record: (await findMapRecord(trx, spec.mapId))!, added: append.added, alreadyApplied: false };
-  });
+  }));
 }

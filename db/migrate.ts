@@ -14,6 +14,7 @@ import * as m009 from './migrations/009_provider_keys.js';
 import * as m010 from './migrations/010_import_requests.js';
 import * as m011 from './migrations/011_media_derivatives.js';
 import * as m012 from './migrations/012_geojson_lz4.js';
+import * as m013 from './migrations/013_map_content_bytes.js';
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '010_import_requests': m010,
   '011_media_derivatives': m011,
   '012_geojson_lz4': m012,
+  '013_map_content_bytes': m013,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -36,8 +36,7 @@ function lz4Available(trx: Knex.Transaction): Promise<boolean> {
 const SPECIAL = [0x5c, 0x0a, 0x0d, 0x09];
 const ESCAPED: Record<number, string> = { 0x5c: '\\\\', 0x0a: '\\n', 0x0d: '\\r', 0x09: '\\t' };
 
-function escapeForCopy(chunk: Buffer | string): Buffer {
-  const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+function escapeForCopy(bytes: Buffer): Buffer {
   if (SPECIAL.every((byte) => bytes.indexOf(byte) === -1)) return bytes;
   const parts: Buffer[] = [];
   let start = 0;
@@ -51,24 +50,31 @@ function escapeForCopy(chunk: Buffer | string): Buffer {
   return Buffer.concat(parts);
 }
 
-async function* copyRow(text: JsonText): AsyncGenerator<Buffer> {
-  for await (const chunk of text) yield escapeForCopy(chunk);
+async function* copyRow(text: JsonText, counted: { bytes: number }): AsyncGenerator<Buffer> {
+  for await (const chunk of text) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    counted.bytes += bytes.length;
+    yield escapeForCopy(bytes);
+  }
   yield Buffer.from('\n');
 }
 
 /**
- * Puts the JSON text, as jsonb, where STAGED_JSON finds it until the transaction ends. Throws
- * the server's error when the text is not JSON (the caller only stages text it wrote itself).
+ * Puts the JSON text, as jsonb, where STAGED_JSON finds it until the transaction ends, and
+ * returns how many bytes the text had. Throws the server's error when the text is not JSON
+ * (the caller only stages text it wrote itself).
  */
-export async function stageJson(trx: Knex.Transaction, text: JsonText): Promise<void> {
+export async function stageJson(trx: Knex.Transaction, text: JsonText): Promise<number> {
   const compression = (await lz4Available(trx)) ? ' compression lz4' : '';
   await trx.raw(`create temp table if not exists staged_json (doc jsonb${compression}) on commit delete rows`);
   if (!usesPg(trx)) {
     let whole = '';
     for await (const chunk of text) whole += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
     await trx.raw(`insert into ${STAGED_JSON} (doc) values (?::jsonb)`, [whole]);
-    return;
+    return Buffer.byteLength(whole);
   }
   const connection = (await trx.client.acquireConnection()) as pg.Client;
-  await pipeline(Readable.from(copyRow(text)), connection.query(copyFrom(`copy ${STAGED_JSON} (doc) from stdin`)));
+  const counted = { bytes: 0 };
+  await pipeline(Readable.from(copyRow(text, counted)), connection.query(copyFrom(`copy ${STAGED_JSON} (doc) from stdin`)));
+  return counted.bytes;
 }

@@ -14,3 +14,10 @@ export function accessTo(map: Pick<MapRecord, 'ownerId' | 'visibility' | 'collab
 
 export const canView = (access: Access): boolean => access !== 'none';
 export const canEdit = (access: Access): boolean => access === 'owner' || access === 'editor';
+
+/**
+ * Who sees a map, who edits it and its address are the owner's to decide: editors change the
+ * content, title, description and basemap, never visibility, collaboration, members or the
+ * short name (which moves the map's URL).
+ */
+export const canChangeSharing = (access: Access): boolean => access === 'owner';

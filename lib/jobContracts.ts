@@ -81,6 +81,8 @@ export interface CreateMapInput {
   /** The parsed document and what it references; null for an empty map. */
   parsed: ParseFileResult | null;
   settings: MapSettingsInput;
+  /** Epoch ms by which the write must be done (the end of the processing limit); null: no limit. */
+  deadline: number | null;
 }
 
 export interface AppendMapInput {
@@ -105,6 +107,8 @@ export interface AppendParsedInput {
   parsed: ParseFileResult;
   newGroup?: string;
   keepSubgroups: boolean;
+  /** Epoch ms by which the write must be done (the end of the processing limit); null: no limit. */
+  deadline: number | null;
 }
 
 export interface AppendParsedResult {
@@ -115,4 +119,5 @@ export interface AppendParsedResult {
 export const WORKFLOW_TYPES = {
   uploadMap: 'uploadMap',
   appendMap: 'appendMap',
+  cleanup: 'cleanup',
 } as const;

@@ -9,11 +9,13 @@ import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { createApp } from '../api/app.js';
 import { JobGateway } from '../api/jobs.js';
 import { mountOperatorEndpoint } from '../api/operatorEndpoint.js';
+import { listen } from '../api/server.js';
 import { openDatabase } from '../db/open.js';
 import { openBlobStore } from '../lib/blobs/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { waitFor } from '../lib/waitFor.js';
 import { createMapsWorker } from '../workers/createWorker.js';
+import { ensureSchedules } from '../workers/schedules.js';
 import { removeEmbeddedState, writeEmbeddedState } from './embeddedState.js';
 import { startTemporalDevServer, type DevServer } from './temporalDevServer.js';
 
@@ -59,6 +61,7 @@ async function main(): Promise<void> {
     deps: { db, blobs, publicUrl: config.publicUrl },
   });
   const workerDone = worker.run();
+  await ensureSchedules(await jobs.client(), config.taskQueue);
   cleanups.push(async () => {
     worker.shutdown();
     await workerDone;
@@ -70,9 +73,7 @@ async function main(): Promise<void> {
     { config, db, blobs, jobs },
     { extraRoutes: config.databaseUrl ? undefined : (router) => mountOperatorEndpoint(router, db, token) },
   );
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
-  });
+  const server: Server = await listen(app, config.port, config.host);
   cleanups.push(() => new Promise((resolve) => server.close(resolve)));
   if (!config.databaseUrl) {
     writeEmbeddedState(config.dataDir, { url: `http://127.0.0.1:${config.port}`, token, pid: process.pid });

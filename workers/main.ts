@@ -1,10 +1,12 @@
 // The worker entry point of the scaled-out shape: polls the `maps` task queue. Needs
 // DATABASE_URL and TEMPORAL_ADDRESS, and the same blob storage as the API.
+import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { openDatabase } from '../db/open.js';
 import { openBlobStore } from '../lib/blobs/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { createMapsWorker } from './createWorker.js';
+import { ensureSchedules } from './schedules.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -20,6 +22,9 @@ async function main(): Promise<void> {
     taskQueue: config.taskQueue,
     deps: { db, blobs: openBlobStore(config), publicUrl: config.publicUrl },
   });
+  const clientConnection = await Connection.connect({ address: config.temporalAddress });
+  await ensureSchedules(new Client({ connection: clientConnection, namespace: config.temporalNamespace }), config.taskQueue);
+  await clientConnection.close();
   console.log(`Worker polling task queue "${config.taskQueue}" on ${config.temporalAddress}`);
   // The SDK stops the worker on SIGINT/SIGTERM; run() resolves once in-flight work is done.
   await worker.run();

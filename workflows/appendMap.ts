@@ -1,16 +1,20 @@
-// map/append: parse the file within the processing limit, then append it to the map atomically.
+// map/append: parse the file, then append it to the map atomically, both within the processing
+// limit (the write enforces the deadline itself, see processingLimit.ts). The request's blobs
+// are removed however it ends.
 import { CancellationScope } from '@temporalio/workflow';
 import type { AppendMapInput, AppendMapResult, ParseFileResult } from '../lib/jobContracts.js';
 import { toWorkflowFailure } from './activityFailures.js';
 import { parsing, writing } from './activityOptions.js';
-import { withProcessingLimit } from './processingLimit.js';
+import { deadlineOf, withProcessingLimit } from './processingLimit.js';
 
 const TABLE_TYPES = new Set(['csv', 'excel']);
 
 export async function appendMap(input: AppendMapInput): Promise<AppendMapResult> {
+  const limitMs = input.processingTimeoutMs;
+  const deadline = deadlineOf(limitMs);
   let parsed: ParseFileResult | null = null;
   try {
-    parsed = await withProcessingLimit(input.processingTimeoutMs, () =>
+    parsed = await withProcessingLimit(deadline, limitMs, () =>
       parsing.parseFile({ requestId: input.requestId, userId: input.userId, blobKey: input.blobKey, fileType: input.fileType }),
     );
     const { map, added } = await writing.appendToMap({
@@ -20,10 +24,11 @@ export async function appendMap(input: AppendMapInput): Promise<AppendMapResult>
       parsed,
       newGroup: input.newGroup,
       keepSubgroups: TABLE_TYPES.has(input.fileType),
+      deadline,
     });
     return { map, import: { features: added, skipped: parsed.skipped } };
   } catch (error) {
-    throw toWorkflowFailure(error);
+    throw toWorkflowFailure(error, limitMs);
   } finally {
     const keys = [input.blobKey, parsed?.parsedKey].filter((key): key is string => !!key);
     await CancellationScope.nonCancellable(() => writing.deleteBlobs({ keys }));

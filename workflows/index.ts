@@ -1,4 +1,5 @@
 // The workflow bundle's entry: every workflow the workers run. Workflow names (the export
 // names) are a persisted contract.
 export { appendMap } from './appendMap.js';
+export { cleanup } from './cleanup.js';
 export { uploadMap } from './uploadMap.js';

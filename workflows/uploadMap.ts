@@ -1,18 +1,21 @@
-// map/upload: parse the file within the processing limit, then create the map. The final write
-// is never cut off halfway: the limit covers the processing of the file.
+// map/upload: parse the file, then create the map, both within the processing limit (the write
+// enforces the deadline itself, see processingLimit.ts). The request's blobs are removed however
+// it ends.
 import { CancellationScope } from '@temporalio/workflow';
 import type { ParseFileResult, UploadMapInput, UploadMapResult } from '../lib/jobContracts.js';
 import { toWorkflowFailure } from './activityFailures.js';
 import { parsing, writing } from './activityOptions.js';
-import { withProcessingLimit } from './processingLimit.js';
+import { deadlineOf, withProcessingLimit } from './processingLimit.js';
 
 export async function uploadMap(input: UploadMapInput): Promise<UploadMapResult> {
+  const limitMs = input.processingTimeoutMs;
+  const deadline = deadlineOf(limitMs);
   let parsed: ParseFileResult | null = null;
   try {
     if (input.fileType !== 'empty' && input.blobKey) {
       const blobKey = input.blobKey;
       const fileType = input.fileType;
-      parsed = await withProcessingLimit(input.processingTimeoutMs, () =>
+      parsed = await withProcessingLimit(deadline, limitMs, () =>
         parsing.parseFile({ requestId: input.requestId, userId: input.ownerId, blobKey, fileType }),
       );
     }
@@ -21,10 +24,11 @@ export async function uploadMap(input: UploadMapInput): Promise<UploadMapResult>
       ownerId: input.ownerId,
       parsed,
       settings: input.settings,
+      deadline,
     });
     return { map, import: { features: parsed?.features ?? 0, skipped: parsed?.skipped ?? [] } };
   } catch (error) {
-    throw toWorkflowFailure(error);
+    throw toWorkflowFailure(error, limitMs);
   } finally {
     const keys = [input.blobKey, parsed?.parsedKey].filter((key): key is string => !!key);
     if (keys.length > 0) await CancellationScope.nonCancellable(() => writing.deleteBlobs({ keys }));

@@ -1,14 +1,25 @@
 // The one place that turns failures into API answers: HTTP 200 with {"error", "error_code"}.
 // Nothing else (stack traces, SQL, paths) ever reaches a client.
 import type { Middleware } from 'koa';
+import { DataRefused, DatabaseBusy, translateDbError } from '../../db/errors.js';
 import { AppError } from '../../lib/errors.js';
+import { mapTooLarge } from '../../lib/geojson/sizeLimits.js';
 
 export interface Logger {
   error(message: string, error?: unknown): void;
 }
 
-function asAppError(error: unknown): AppError | undefined {
-  if (error instanceof AppError) return error;
+function asAppError(caught: unknown): AppError | undefined {
+  if (caught instanceof AppError) return caught;
+  const error = translateDbError(caught);
+  if (error instanceof DatabaseBusy) {
+    return new AppError('server_busy', 'The service is busy right now; please try again in a few seconds.');
+  }
+  if (error instanceof DataRefused) {
+    return error.reason === 'too_large'
+      ? mapTooLarge()
+      : new AppError('invalid_arguments', 'An argument holds text or a number the database cannot store.');
+  }
   // Errors from body parsing (koa-body / co-body / http-errors) carry an HTTP status and a type.
   const e = error as { status?: number; type?: string; expose?: boolean };
   if (e?.type === 'entity.too.large' || e?.status === 413) {

@@ -2,6 +2,12 @@
 // a key). Local directory by default; an S3-compatible store implements the same interface.
 import type { Readable } from 'node:stream';
 
+/**
+ * Where a file request keeps its files while it runs: the uploaded body, and its parsed form.
+ * The request removes them when it ends; what is left older than a day is swept.
+ */
+export const REQUEST_PREFIXES = { upload: 'uploads', parsed: 'parsed' } as const;
+
 export interface StoredBlob {
   key: string;
   size: number;
@@ -35,5 +41,10 @@ export interface BlobStore {
   discardFile(file: string): Promise<void>;
   /** Deleting a missing blob is not an error (deletes are retried by activities). */
   delete(key: string): Promise<void>;
+  /**
+   * Removes every blob under `prefix`, and every half-written one, last written before `cutoff`
+   * (epoch ms); `scratch` names the scratch files. Returns how many were removed.
+   */
+  removeOlderThan(prefix: string, cutoff: number): Promise<number>;
   exists(key: string): Promise<boolean>;
 }

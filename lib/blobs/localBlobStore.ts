@@ -9,6 +9,9 @@ import { pipeline } from 'node:stream/promises';
 import { BlobTooLargeError, type BlobStore, type StoredBlob } from './blobStore.js';
 
 const KEY_PATTERN = /^[a-z0-9-]+\/[0-9a-f-]{36}$/;
+const PREFIX_PATTERN = /^[a-z0-9-]+$/;
+/** What a blob's directory may hold: blobs, and blobs being written (see putStream, putBuffer). */
+const ENTRY_PATTERN = /^[0-9a-f-]{36}(\.partial)?$/;
 
 /** Age after which a scratch file is left over from a stopped process. */
 const STALE_SCRATCH_MS = 60 * 60 * 1000;
@@ -73,7 +76,7 @@ export class LocalBlobStore implements BlobStore {
   async scratchFile(): Promise<string> {
     const dir = path.join(this.root, 'scratch');
     await fsp.mkdir(dir, { recursive: true });
-    this.swept ??= this.removeStaleScratch(dir);
+    this.swept ??= this.removeStaleScratch();
     await this.swept;
     const file = path.join(dir, `${randomUUID()}.partial`);
     await fsp.writeFile(file, '');
@@ -96,13 +99,28 @@ export class LocalBlobStore implements BlobStore {
    * Removes scratch files a stopped process left behind (a parse lasts minutes at most, so a
    * file an hour old is no one's); once per process, on the first scratch file.
    */
-  private async removeStaleScratch(dir: string): Promise<void> {
-    const cutoff = Date.now() - STALE_SCRATCH_MS;
-    for (const name of await fsp.readdir(dir)) {
+  private async removeStaleScratch(): Promise<void> {
+    await this.removeOlderThan('scratch', Date.now() - STALE_SCRATCH_MS);
+  }
+
+  async removeOlderThan(prefix: string, cutoff: number): Promise<number> {
+    if (!PREFIX_PATTERN.test(prefix)) throw new Error(`not a blob prefix: ${prefix.slice(0, 80)}`);
+    const dir = path.join(this.root, prefix);
+    const names = await fsp.readdir(dir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [] as string[];
+      throw error;
+    });
+    let removed = 0;
+    for (const name of names) {
+      if (!(prefix === 'scratch' ? name.endsWith('.partial') : ENTRY_PATTERN.test(name))) continue;
       const file = path.join(dir, name);
       const stat = await fsp.stat(file).catch(() => null);
-      if (stat && stat.mtimeMs < cutoff && this.isScratchFile(file)) await fsp.rm(file, { force: true });
+      if (stat?.isFile() && stat.mtimeMs < cutoff) {
+        await fsp.rm(file, { force: true });
+        removed++;
+      }
     }
+    return removed;
   }
 
   private isScratchFile(file: string): boolean {

@@ -9,6 +9,7 @@ import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { inject } from 'vitest';
 import { createApp } from '../../api/app.js';
 import { JobGateway } from '../../api/jobs.js';
+import { listen } from '../../api/server.js';
 import type { Logger } from '../../api/middleware/errors.js';
 import type { FaultHooks } from '../../activities/deps.js';
 import { openDb, type Db } from '../../db/connection.js';
@@ -96,9 +97,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
 
   const internalErrors: unknown[] = [];
   const log: Logger = { error: (_message, error) => internalErrors.push(error) };
-  const server: Server = await new Promise((resolve) => {
-    const s = createApp({ config, db, blobs, jobs }, { log }).listen(port, '127.0.0.1', () => resolve(s));
-  });
+  const server: Server = await listen(createApp({ config, db, blobs, jobs }, { log }), port, '127.0.0.1');
   const url = `http://127.0.0.1:${port}`;
 
   const auth = (key: string | null): Record<string, string> => (key ? { authorization: `Token ${key}` } : {});
