@@ -1,17 +1,19 @@
 // Builds the Koa application: /api/1/ operations (always HTTP 200, JSON, errors as
-// {"error", "error_code"}), /healthz, and the loopback-only operator endpoint.
+// {"error", "error_code"}), /healthz, /openapi.json and the loopback-only operator endpoint.
 import Router from '@koa/router';
 import Koa from 'koa';
 import { pingDb } from '../db/connection.js';
 import { AppError } from '../lib/errors.js';
 import type { ApiDeps } from './context.js';
+import { ReadSlots } from './largeReads.js';
 import { authenticate } from './middleware/auth.js';
 import { drainOnError } from './middleware/drainOnError.js';
 import { apiErrors, type Logger } from './middleware/errors.js';
 import { headerArgs } from './middleware/headerArgs.js';
 import { jsonArgs } from './middleware/jsonArgs.js';
 import { buildOpenApiDocument } from './openapi.js';
-import { OPERATIONS } from './routes.js';
+import { OPERATIONS } from './operations.js';
+import { COMMON_HEADERS } from './server.js';
 
 export interface AppOptions {
   log?: Logger;
@@ -23,20 +25,38 @@ const consoleLogger: Logger = {
   error: (message, error) => console.error(message, error),
 };
 
-export function createApp(deps: ApiDeps, options: AppOptions = {}): Koa {
+/** Large maps read at once per API process, and how long a request waits for its turn. */
+const LARGE_READ_SLOTS = 2;
+const LARGE_READ_WAIT_MS = 20_000;
+
+export function createApp(given: Omit<ApiDeps, 'largeReads'> & Partial<Pick<ApiDeps, 'largeReads'>>, options: AppOptions = {}): Koa {
+  const deps: ApiDeps = { ...given, largeReads: given.largeReads ?? new ReadSlots(LARGE_READ_SLOTS, LARGE_READ_WAIT_MS) };
   const app = new Koa();
   app.proxy = true;
+  app.use(async (ctx, next) => {
+    ctx.set(COMMON_HEADERS);
+    await next();
+  });
+
   const router = new Router();
   const api = new Router({ prefix: '/api/1' });
+  // Answers may hold private maps: no cache keeps them.
+  api.use(async (ctx, next) => {
+    ctx.set('Cache-Control', 'no-store');
+    await next();
+  });
   api.use(apiErrors(options.log ?? consoleLogger));
 
   const drain = drainOnError(deps.config.maxUploadBytes);
-  for (const op of OPERATIONS) {
-    const handle = (ctx: Koa.Context) => op.handler(ctx, deps);
-    if (op.args === 'json') api.post(`/${op.path}`, authenticate(deps.db), jsonArgs(deps.config.maxUploadBytes), handle);
-    else api.post(`/${op.path}`, drain, authenticate(deps.db), headerArgs, handle);
+  for (const operation of OPERATIONS) {
+    const handle = (ctx: Koa.Context) => operation.handle(ctx, deps, ctx.state.args);
+    if (operation.kind === 'json') {
+      api.post(`/${operation.path}`, authenticate(deps.db), jsonArgs(operation, deps.config.maxUploadBytes), handle);
+    } else {
+      api.post(`/${operation.path}`, drain, authenticate(deps.db), headerArgs(operation), handle);
+    }
   }
-  const known = new Set(OPERATIONS.map((op) => `/api/1/${op.path}`));
+  const known = new Set(OPERATIONS.map((operation) => `/api/1/${operation.path}`));
   api.all('/{*rest}', (ctx) => {
     if (known.has(ctx.path.replace(/\/+$/, ''))) {
       throw new AppError('method_not_allowed', `Call ${ctx.path} with POST, not ${ctx.method}.`);
@@ -47,6 +67,7 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Koa {
   router.get('/healthz', async (ctx) => {
     const [database, temporal] = await Promise.all([pingDb(deps.db), deps.jobs.ping()]);
     const ok = database && temporal;
+    ctx.set('Cache-Control', 'no-store');
     ctx.status = ok ? 200 : 503;
     ctx.body = { status: ok ? 'ok' : 'unavailable', database: database ? 'ok' : 'down', temporal: temporal ? 'ok' : 'down' };
   });

@@ -1,6 +1,5 @@
 // What every route handler gets: the dependencies of the API process and helpers on them.
 import type { Context } from 'koa';
-import type { z } from 'zod';
 import type { Db } from '../db/connection.js';
 import { findMapRecord, findMembership, type MapRecord } from '../db/maps.js';
 import { accessTo, canEdit, canView, type Access } from '../lib/access.js';
@@ -8,25 +7,19 @@ import type { BlobStore } from '../lib/blobs/blobStore.js';
 import type { Config } from '../lib/config.js';
 import { AppError } from '../lib/errors.js';
 import type { JobGateway } from './jobs.js';
+import type { ReadSlots } from './largeReads.js';
 import type { Caller } from './middleware/auth.js';
-import { describeZodError } from './schemas.js';
 
 export interface ApiDeps {
   config: Config;
   db: Db;
   blobs: BlobStore;
   jobs: JobGateway;
+  /** Turns for reading large maps (made by createApp when not given). */
+  largeReads: ReadSlots;
 }
-
-export type Handler = (ctx: Context, deps: ApiDeps) => Promise<void>;
 
 export const callerOf = (ctx: Context): Caller => ctx.state.caller as Caller;
-
-export function parseArgs<S extends z.ZodType>(ctx: Context, schema: S): z.output<S> {
-  const parsed = schema.safeParse(ctx.state.args);
-  if (!parsed.success) throw new AppError('invalid_arguments', `Invalid arguments: ${describeZodError(parsed.error, ctx.state.args)}.`);
-  return parsed.data;
-}
 
 /** The map and the caller's access to it; a map the caller may not see is reported as missing. */
 export async function mapFor(

@@ -1,9 +1,14 @@
-// Streams a request body into the blob store with the upload cap enforced while streaming:
-// a declared Content-Length over the cap is refused before reading, and an undeclared body is
-// cut off at the first byte past it. Nothing is buffered in memory.
+// Streams a file request's body into the blob store with the upload cap enforced while
+// streaming: a declared Content-Length over the cap is refused before reading, and a body is
+// cut off at the first byte past it. A compressed body (Content-Encoding) is decoded on the way
+// and the cap counts decoded bytes (requestBody.ts). Nothing is buffered in memory; the bytes
+// are hashed as they pass, so a repeated Idempotency-Key can be told from a reused one.
+import { createHash } from 'node:crypto';
+import { Transform } from 'node:stream';
 import type { Context } from 'koa';
 import { BlobTooLargeError, REQUEST_PREFIXES, type BlobStore, type StoredBlob } from '../lib/blobs/blobStore.js';
 import { AppError } from '../lib/errors.js';
+import { BodyEncodingError, contentEncoding, decodedBody, through } from './requestBody.js';
 
 function tooLarge(ctx: Context, maxBytes: number): AppError {
   // The rest of the body is not read: close the connection after answering.
@@ -12,20 +17,39 @@ function tooLarge(ctx: Context, maxBytes: number): AppError {
   return new AppError('file_too_large', `The file is larger than the upload limit of ${mb} MB.`);
 }
 
-export async function receiveFile(ctx: Context, blobs: BlobStore, maxBytes: number | null): Promise<StoredBlob> {
+const noFile = () => new AppError('missing_file', 'The request body is empty; send the file as the body.');
+
+export interface ReceivedFile extends StoredBlob {
+  /** SHA-256 of the file's (decoded) bytes, hex. */
+  sha256: string;
+}
+
+export async function receiveFile(ctx: Context, blobs: BlobStore, maxBytes: number | null): Promise<ReceivedFile> {
   const declared = Number(ctx.get('content-length') || Number.NaN);
-  if (maxBytes !== null && declared > maxBytes) throw tooLarge(ctx, maxBytes);
-  if (declared === 0) throw new AppError('missing_file', 'The request body is empty; send the file as the body.');
+  const identity = contentEncoding(ctx) === 'identity';
+  if (identity && maxBytes !== null && declared > maxBytes) throw tooLarge(ctx, maxBytes);
+  if (declared === 0) throw noFile();
+  const hash = createHash('sha256');
+  const hashing = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
   let stored: StoredBlob;
   try {
-    stored = await blobs.putStream(REQUEST_PREFIXES.upload, ctx.req, maxBytes);
+    stored = await blobs.putStream(REQUEST_PREFIXES.upload, through(decodedBody(ctx), hashing), maxBytes);
   } catch (error) {
     if (error instanceof BlobTooLargeError) throw tooLarge(ctx, error.maxBytes);
+    if (error instanceof BodyEncodingError) {
+      ctx.set('Connection', 'close');
+      throw error;
+    }
     throw new AppError('missing_file', 'The upload was interrupted before the whole file arrived.');
   }
   if (stored.size === 0) {
     await blobs.delete(stored.key);
-    throw new AppError('missing_file', 'The request body is empty; send the file as the body.');
+    throw noFile();
   }
-  return stored;
+  return { ...stored, sha256: hash.digest('hex') };
 }

@@ -1,18 +1,21 @@
 // What map/upload and map/append share: the job's id (the client's Idempotency-Key, scoped to
-// the user and the operation, or a fresh one) and running it with the received file.
-import { randomUUID } from 'node:crypto';
+// the user and the operation, or a fresh one), the fingerprint that tells a retry of a request
+// from another request under the same key, and running the job with the received file.
+import { createHash, randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
-import type { StoredBlob } from '../lib/blobs/blobStore.js';
 import type { Config } from '../lib/config.js';
 import { AppError } from '../lib/errors.js';
 import { callerOf, type ApiDeps } from './context.js';
+import type { ReceivedFile } from './fileBody.js';
 
-/** Optional Idempotency-Key header: letters, digits and -_.: up to 200 characters. */
+const KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,200}$/;
+
+/** Optional Idempotency-Key header: letters, digits and -_.: up to 200 characters (present but empty is refused). */
 function idempotencyKey(ctx: Context): string | undefined {
-  const key = ctx.get('idempotency-key');
-  if (!key) return undefined;
-  if (!/^[A-Za-z0-9_.:-]{1,200}$/.test(key)) {
-    throw new AppError('invalid_arguments', 'The Idempotency-Key header may hold up to 200 letters, digits, "-", "_", "." or ":".');
+  const key = ctx.headers['idempotency-key'];
+  if (key === undefined) return undefined;
+  if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
+    throw new AppError('invalid_arguments', 'The Idempotency-Key header must hold 1 to 200 letters, digits, "-", "_", "." or ":".');
   }
   return key;
 }
@@ -33,25 +36,43 @@ function clientGone(ctx: Context): AbortSignal {
   return controller.signal;
 }
 
-export function jobIdFor(ctx: Context, operation: 'upload' | 'append'): string {
+/** The job's id, and whether the client named it (an Idempotency-Key): then a retry joins the same job. */
+export function jobIdFor(ctx: Context, operation: 'upload' | 'append'): { workflowId: string; keyed: boolean } {
   const key = idempotencyKey(ctx);
-  return key ? `${operation}:${callerOf(ctx).userId}:${key}` : `${operation}:${randomUUID()}`;
+  return key
+    ? { workflowId: `${operation}:${callerOf(ctx).userId}:${key}`, keyed: true }
+    : { workflowId: `${operation}:${randomUUID()}`, keyed: false };
+}
+
+/** What makes two requests the same request: the operation, its arguments and the file's bytes. */
+function fingerprint(operation: string, args: Record<string, unknown>, file: ReceivedFile | null): string {
+  const names = Object.keys(args).sort();
+  return createHash('sha256')
+    .update(JSON.stringify([operation, names.map((name) => [name, args[name]]), file?.sha256 ?? null]))
+    .digest('hex');
+}
+
+export interface FileJob {
+  operation: string;
+  workflowType: string;
+  workflowId: string;
+  keyed: boolean;
+  args: Record<string, unknown>;
+  input: object;
+  file: ReceivedFile | null;
 }
 
 /** Runs the workflow and waits for its result within bounds; then removes the received file. */
-export async function runFileJob<R>(
-  ctx: Context,
-  { config, blobs, jobs }: ApiDeps,
-  job: { workflowType: string; workflowId: string; input: object; blob: StoredBlob | null },
-): Promise<R> {
+export async function runFileJob<R>(ctx: Context, { config, blobs, jobs }: ApiDeps, job: FileJob): Promise<R> {
   try {
     return await jobs.run<R>(job.workflowType, job.input, {
       workflowId: job.workflowId,
       waitMs: jobWaitMs(config),
       signal: clientGone(ctx),
+      request: job.keyed ? fingerprint(job.operation, job.args, job.file) : undefined,
     });
   } finally {
     // The workflow deletes its own blobs; this one is left over when a repeated key joined an earlier job.
-    if (job.blob) await blobs.delete(job.blob.key);
+    if (job.file) await blobs.delete(job.file.key);
   }
 }

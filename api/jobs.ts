@@ -26,6 +26,11 @@ export interface RunOptions {
   waitMs: number | null;
   /** Ends the wait when the HTTP client goes away. */
   signal?: AbortSignal;
+  /**
+   * With a client's Idempotency-Key: what the request was (a fingerprint). A job found under the
+   * same id for another request is refused with idempotency_key_reused instead of being joined.
+   */
+  request?: string;
 }
 
 class NoWorker extends Error {}
@@ -86,6 +91,7 @@ export class JobGateway {
           // only a failed job may run again under the same id.
           workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
           workflowIdConflictPolicy: 'USE_EXISTING',
+          ...(options.request !== undefined ? { memo: { request: options.request } } : {}),
           // A backstop only: the workflow ends itself by its processing limit and then removes its
           // files, which a workflow cut off by this timeout could not do.
           ...(options.waitMs !== null ? { workflowExecutionTimeout: options.waitMs + 5 * 60_000 } : {}),
@@ -98,7 +104,24 @@ export class JobGateway {
         throw new AppError('service_unavailable', UNAVAILABLE);
       }
     }
+    if (options.request !== undefined) await this.checkSameRequest(handle, options.request);
     return this.await<R>(client, handle, options);
+  }
+
+  /** The job under a client's key was started by the same request (this one, or an earlier try of it). */
+  private async checkSameRequest(handle: WorkflowHandle, request: string): Promise<void> {
+    let started: unknown;
+    try {
+      started = (await handle.describe()).memo?.request;
+    } catch {
+      throw new AppError('service_unavailable', UNAVAILABLE);
+    }
+    if (started !== request) {
+      throw new AppError(
+        'idempotency_key_reused',
+        'This Idempotency-Key was already used for a different request (another map, other arguments or another file); use a new key for a new request.',
+      );
+    }
   }
 
   private async await<R>(client: Client, handle: WorkflowHandle, options: RunOptions): Promise<R> {

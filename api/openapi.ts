@@ -1,108 +1,35 @@
-// The OpenAPI 3.0 document of /api/1/, generated from the zod schemas the handlers validate with
-// (api/schemas.ts) and the route table (api/routes.ts), so the document cannot drift from the code.
-// Served at GET /openapi.json and printed by `npm run openapi`.
+// The OpenAPI 3.0 document of /api/1/, generated from the operations' own descriptors
+// (routes/…, listed in operations.ts): their zod schemas (the ones the handlers validate with),
+// prose, examples and links, so the document cannot drift from the code. Served at
+// GET /openapi.json and printed by `npm run openapi`.
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../lib/errors.js';
-import { ARG_HEADER } from './middleware/headerArgs.js';
-import { OPERATIONS, type Operation } from './routes.js';
-import {
-  errorResult,
-  importSummary,
-  mapAppendArgs,
-  mapDetail,
-  mapFileResult,
-  mapGetArgs,
-  mapListArgs,
-  mapListResult,
-  mapSummary,
-  mapUpdateArgs,
-  mapUploadArgs,
-} from './schemas.js';
+import { ARG_HEADER } from './arguments.js';
+import { featureSchema, geometrySchema, groupSchema } from './geojsonSchema.js';
+import type { Operation } from './operation.js';
+import { OPERATIONS } from './operations.js';
+import { errorResult, importSummary, mapFileResult, mapGeoJson, mapSummary } from './schemas.js';
 
-/** What the document says about one operation beyond its path and argument style. */
-export interface OperationDoc {
-  summary: string;
-  description: string;
-  args: z.ZodType;
-  result: z.ZodType;
-  /** File operations: the body may be absent (map/upload with file_type `empty`). */
-  bodyOptional?: boolean;
-  /** File operations that accept an Idempotency-Key header. */
-  idempotencyKey?: boolean;
-}
-
-const FILE_LIMITS =
-  'Limits: the file may be at most 15 MB and its processing may take at most 2 minutes; ' +
-  'an enterprise deployment has no upload limits.';
-
-/** Every operation of OPERATIONS, by path: its arguments, its answer and its prose. */
-export const OPERATION_DOCS: Record<string, OperationDoc> = {
-  'map/list': {
-    summary: 'List the maps the caller can access',
-    description: 'No arguments (an empty body). Answers the map summaries grouped by role: owner, editor and viewer.',
-    args: mapListArgs,
-    result: mapListResult,
-  },
-  'map/get': {
-    summary: 'Read one map in full',
-    description: 'Answers the map with its settings, members, dates, GeoJSON document and the images and markers it uses.',
-    args: mapGetArgs,
-    result: mapDetail,
-  },
-  'map/upload': {
-    summary: 'Create a map, empty or from a file',
-    description:
-      'Creates a new map from the file in the body (KML or KMZ as `kml`, GPX, or GeoJSON as its JSON text). ' +
-      'With file_type `empty` an empty map is created and no body is sent. ' +
-      'The requested short_name is a preference: the final URL is returned. ' +
-      `The map's static image is generated automatically. ${FILE_LIMITS}`,
-    args: mapUploadArgs,
-    result: mapFileResult,
-    bodyOptional: true,
-    idempotencyKey: true,
-  },
-  'map/update': {
-    summary: 'Change map settings or replace its GeoJSON',
-    description:
-      'Only the arguments included are changed. A `geojson` argument replaces the whole content of the map; ' +
-      'images and markers it references by id are linked again without a new upload. ' +
-      'The static image is not refreshed and no map version is saved.',
-    args: mapUpdateArgs,
-    result: mapSummary,
-  },
-  'map/append': {
-    summary: 'Add the content of a file to a map',
-    description:
-      'Appends the features of the file in the body to an existing map (`kml` also for KMZ, `excel` for XLS, XLSX and ODS). ' +
-      'With new_group, the imported items are placed in a new group of that title (for tables, the group becomes the import root ' +
-      'and the subgroups of the source are kept below it). Concurrent appends are never lost. ' +
-      `The static image is not refreshed and no map version is saved. ${FILE_LIMITS}`,
-    args: mapAppendArgs,
-    result: mapFileResult,
-    idempotencyKey: true,
-  },
-};
-
-/** Response schemas with a component name of their own (others get `<Operation>Result`). */
-const NAMED_RESULTS: Record<string, z.ZodType> = {
+/** Schemas with a component name of their own (others get `<Operation>Args` / `<Operation>Result`). */
+const NAMED_SCHEMAS: Record<string, z.ZodType> = {
   MapSummary: mapSummary,
   ImportSummary: importSummary,
-  MapListResult: mapListResult,
-  MapDetail: mapDetail,
   MapFileResult: mapFileResult,
+  MapGeoJSON: mapGeoJson,
+  Feature: featureSchema,
+  Geometry: geometrySchema,
+  Group: groupSchema,
 };
 
 const errorCodes = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
 
 /** errorResult with the codes spelled out: the schema clients match failures against. */
-const errorSchema = errorResult
-  .extend({
-    error: z.string().describe('A human-readable message naming the problem.'),
+const errorSchema = z
+  .strictObject({
+    error: errorResult.shape.error.describe('A human-readable message naming the problem.'),
     error_code: z
       .enum(errorCodes)
-      .describe(
-        `A stable code for the failure:\n\n${errorCodes.map((code) => `- \`${code}\`: ${ERROR_CODES[code]}`).join('\n')}`,
-      ),
+      .describe(`A stable code for the failure:\n\n${errorCodes.map((code) => `- \`${code}\`: ${ERROR_CODES[code]}`).join('\n')}`),
   })
   .describe('A failure (still HTTP 200). A successful answer has no `error` field.');
 
@@ -123,23 +50,29 @@ const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 type JsonSchema = Record<string, unknown>;
 
-/** Converts registered zod schemas to named OpenAPI 3.0 components; shared ones become $refs. */
+/**
+ * Converts registered zod schemas to named OpenAPI 3.0 components; shared ones become $refs.
+ * An argument that is checked by other code than zod (map/update's geojson, by the document
+ * model) is shown as the schema its `documentedAs` metadata names.
+ */
 function components(schemas: Map<z.ZodType, string>, io: 'input' | 'output'): Record<string, JsonSchema> {
   const registry = z.registry<{ id: string }>();
   for (const [schema, id] of schemas) registry.add(schema, { id });
   const converted = z.toJSONSchema(registry, {
     target: 'openapi-3.0',
     io,
+    unrepresentable: 'any',
     uri: (id) => `#/components/schemas/${id}`,
+    override: ({ zodSchema, jsonSchema }) => {
+      const documentedAs = (z.globalRegistry.get(zodSchema as unknown as z.ZodType) as { documentedAs?: string } | undefined)?.documentedAs;
+      if (documentedAs === undefined) return;
+      const { description } = jsonSchema as { description?: string };
+      for (const key of Object.keys(jsonSchema)) delete (jsonSchema as JsonSchema)[key];
+      Object.assign(jsonSchema, description ? { allOf: [schemaRef(documentedAs)], description } : schemaRef(documentedAs));
+    },
   }).schemas as Record<string, JsonSchema>;
   // OpenAPI 3.0 schema objects have no $id; components are addressed by their name.
   return Object.fromEntries(Object.entries(converted).map(([name, { $id: _id, ...schema }]) => [name, schema]));
-}
-
-function docFor(op: Operation): OperationDoc {
-  const doc = OPERATION_DOCS[op.path];
-  if (!doc) throw new Error(`api/openapi.ts has no OPERATION_DOCS entry for the operation ${op.path}.`);
-  return doc;
 }
 
 const IDEMPOTENCY_KEY_PARAMETER = {
@@ -147,54 +80,96 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   in: 'header',
   required: false,
   description:
-    'Optional. A retry with the same key (per account) joins the job still running under it, or receives the ' +
-    'answer of the one that finished, instead of processing the file again; only a failed job runs again. ' +
-    'Up to 200 letters, digits, "-", "_", "." or ":".',
+    'Optional. A retry with the same key (per account and operation) joins the job still running under it, or receives ' +
+    'the answer of the one that finished, instead of processing the file again; only a failed job runs again. The key ' +
+    'belongs to one request: used with another map, other arguments or another file it is refused ' +
+    '(`idempotency_key_reused`). 1 to 200 letters, digits, "-", "_", "." or ":".',
   schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,200}$' },
 };
 
-function operationObject(op: Operation, doc: OperationDoc, argsName: string, resultName: string, argsSchema: JsonSchema) {
-  const head = { operationId: camel(op.path), tags: [op.path.split('/')[0]!], summary: doc.summary };
+/** What a client sends as the file of an example request. */
+const EXAMPLE_FILES: Record<string, string> = {
+  'map/upload': '{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[2.3376,48.8606]},"properties":{"title":"Louvre"}}]}',
+  'map/append': 'lat,lon,title\n48.8606,2.3376,Louvre\n48.86,2.3266,Musée d’Orsay\n',
+};
+
+/**
+ * Links from an answer to the operations its id leads to. JSON operations get the id in their
+ * body (`requestBody`); a file operation takes its arguments in the argument header, as JSON,
+ * which a link cannot build: `x-arguments` says where the value goes.
+ */
+function linksOf(operation: Operation, byPath: Map<string, Operation>): Record<string, object> | undefined {
+  if (!operation.links) return undefined;
+  return Object.fromEntries(
+    Object.entries(operation.links).map(([name, link]) => {
+      const target = byPath.get(link.operation);
+      if (!target) throw new Error(`${operation.path} links to ${link.operation}, which is no operation`);
+      const where =
+        target.kind === 'json' ? { requestBody: link.arguments } : { 'x-arguments': { header: ARG_HEADER, values: link.arguments } };
+      return [name, { operationId: camel(link.operation), description: link.description, ...where }];
+    }),
+  );
+}
+
+function operationObject(
+  operation: Operation,
+  names: { args: string; result: string },
+  argsSchema: JsonSchema,
+  byPath: Map<string, Operation>,
+): object {
+  const head = { operationId: camel(operation.path), tags: [operation.path.split('/')[0]!], summary: operation.summary };
+  const links = linksOf(operation, byPath);
   const responses = {
     '200': {
       description:
         'Always HTTP 200. The answer is the result, or a failure object with `error` and `error_code` (see ErrorResult).',
-      content: { 'application/json': { schema: { oneOf: [schemaRef(resultName), schemaRef('ErrorResult')] } } },
+      content: {
+        'application/json': {
+          schema: { oneOf: [schemaRef(names.result), schemaRef('ErrorResult')] },
+          example: operation.example.result,
+        },
+      },
+      ...(links ? { links } : {}),
     },
   };
-  if (op.args === 'json') {
-    const hasRequiredArgs = Array.isArray(argsSchema.required) && argsSchema.required.length > 0;
+  if (operation.kind === 'json') {
+    const required = Array.isArray(argsSchema.required) && argsSchema.required.length > 0;
     return {
       ...head,
-      description: `${doc.description}\n\nArguments: a JSON object in the body (parsed as JSON whatever the Content-Type).`,
+      description: `${operation.description}\n\nArguments: a JSON object in the body (parsed as JSON whatever the Content-Type).`,
       requestBody: {
-        required: hasRequiredArgs,
-        content: { 'application/json': { schema: schemaRef(argsName) } },
+        required,
+        content: { 'application/json': { schema: schemaRef(names.args), example: operation.example.args } },
       },
       responses,
     };
   }
+  const size = 'At most 15 MB (no limit on an enterprise deployment); it may be sent compressed (Content-Encoding gzip, deflate or br).';
   return {
     ...head,
     description:
-      `${doc.description}\n\nArguments: a JSON object in the \`${ARG_HEADER}\` header; the file is the raw request body` +
-      (doc.bodyOptional ? ' (with file_type `empty` the request has no body).' : '.'),
+      `${operation.description}\n\nArguments: a JSON object in the \`${ARG_HEADER}\` header; the file is the raw request body` +
+      (operation.bodyOptional ? ' (with file_type `empty` the request has no body).' : '.'),
     parameters: [
       {
         name: ARG_HEADER,
         in: 'header',
         required: true,
         description: 'The arguments as a JSON object (UTF-8, or ASCII with \\u escapes).',
-        content: { 'application/json': { schema: schemaRef(argsName) } },
+        content: { 'application/json': { schema: schemaRef(names.args) } },
+        example: operation.example.args,
       },
-      ...(doc.idempotencyKey ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+      ...(operation.idempotencyKey ? [IDEMPOTENCY_KEY_PARAMETER] : []),
     ],
     requestBody: {
-      required: !doc.bodyOptional,
-      description: doc.bodyOptional
-        ? 'The file as raw bytes; no body for file_type `empty`. At most 15 MB (no limit on an enterprise deployment).'
-        : 'The file as raw bytes. At most 15 MB (no limit on an enterprise deployment).',
-      content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+      required: !operation.bodyOptional,
+      description: operation.bodyOptional ? `The file as raw bytes; no body for file_type \`empty\`. ${size}` : `The file as raw bytes. ${size}`,
+      content: {
+        'application/octet-stream': {
+          schema: { type: 'string', format: 'binary' },
+          ...(EXAMPLE_FILES[operation.path] ? { example: EXAMPLE_FILES[operation.path] } : {}),
+        },
+      },
     },
     responses,
   };
@@ -202,32 +177,35 @@ function operationObject(op: Operation, doc: OperationDoc, argsName: string, res
 
 const API_DESCRIPTION = [
   'Every operation is called with POST under `/api/1/`. JSON operations take their arguments as a JSON object in the body; ',
-  `file operations take them as a JSON object in the \`${ARG_HEADER}\` header and the file as the raw body.\n\n`,
+  `file operations take them as a JSON object in the \`${ARG_HEADER}\` header and the file as the raw body. `,
+  'String arguments may not hold NUL characters or lone surrogates. A body may be compressed (Content-Encoding gzip, ',
+  'deflate or br); all request headers together may take 1 MB.\n\n',
   'Every request carries `Authorization: Token <API_KEY>` (keys are created on the Settings page; the e-mail address ',
   'must be verified).\n\n',
-  'Every answer has HTTP status 200. A failure is `{"error": "<message>", "error_code": "<code>"}`; a success has no ',
-  '`error` field.\n\n',
-  'Limits of the file operations: 15 MB per file and 2 minutes of processing; none on an enterprise deployment.',
+  'Every answer has HTTP status 200 and `Cache-Control: no-store`. A failure is `{"error": "<message>", "error_code": "<code>"}`; ',
+  'a success has no `error` field.\n\n',
+  'Limits of the file operations: 15 MB per file and 2 minutes of processing; none on an enterprise deployment. ',
+  'A map holds at most 500,000 items and 64 MB of GeoJSON.',
 ].join('');
 
 /** The OpenAPI 3.0 document for the deployment whose base address is publicUrl. */
 export function buildOpenApiDocument(publicUrl: string): object {
   const argsNames = new Map<z.ZodType, string>();
-  const resultNames = new Map<z.ZodType, string>(Object.entries(NAMED_RESULTS).map(([name, schema]) => [schema, name]));
+  const resultNames = new Map<z.ZodType, string>(Object.entries(NAMED_SCHEMAS).map(([name, schema]) => [schema, name]));
   resultNames.set(errorSchema, 'ErrorResult');
-  const names = OPERATIONS.map((op) => {
-    const doc = docFor(op);
-    if (!argsNames.has(doc.args)) argsNames.set(doc.args, `${pascal(op.path)}Args`);
-    if (!resultNames.has(doc.result)) resultNames.set(doc.result, `${pascal(op.path)}Result`);
-    return { op, doc, argsName: argsNames.get(doc.args)!, resultName: resultNames.get(doc.result)! };
+  const byPath = new Map(OPERATIONS.map((operation) => [operation.path, operation]));
+  const named = OPERATIONS.map((operation) => {
+    if (!argsNames.has(operation.args)) argsNames.set(operation.args, `${pascal(operation.path)}Args`);
+    if (!resultNames.has(operation.result)) resultNames.set(operation.result, `${pascal(operation.path)}Result`);
+    return { operation, names: { args: argsNames.get(operation.args)!, result: resultNames.get(operation.result)! } };
   });
-  const schemas = { ...components(argsNames, 'input'), ...components(resultNames, 'output') };
+  const schemas = { ...components(resultNames, 'output'), ...components(argsNames, 'input') };
 
   const paths: Record<string, object> = {};
-  for (const { op, doc, argsName, resultName } of names) {
-    paths[`/api/1/${op.path}`] = { post: operationObject(op, doc, argsName, resultName, schemas[argsName]!) };
+  for (const { operation, names } of named) {
+    paths[`/api/1/${operation.path}`] = { post: operationObject(operation, names, schemas[names.args]!, byPath) };
   }
-  const tags = [...new Set(OPERATIONS.map((op) => op.path.split('/')[0]!))].map((name) => ({ name }));
+  const tags = [...new Set(OPERATIONS.map((operation) => operation.path.split('/')[0]!))].map((name) => ({ name }));
 
   return {
     openapi: '3.0.3',

@@ -1,49 +1,69 @@
-// The arguments and answers of every operation, as zod schemas: the handlers validate with
-// them and scripts/openapi.ts generates the OpenAPI document from them.
+// What the operations share in their argument and answer schemas (zod): the handlers validate
+// with them and openapi.ts documents them. Each operation's own argument schema lives in its
+// file under routes/.
 import { z } from 'zod';
-import { BASEMAP_IDS } from '../lib/basemaps.js';
-import { APPEND_FILE_TYPES, UPLOAD_FILE_TYPES } from '../lib/jobContracts.js';
+import { mapGeoJsonSchema } from './geojsonSchema.js';
+import { mediaReferences, parseMapDocument } from '../lib/geojson/model.js';
+import { isObjectRecord, stringProblem } from '../lib/geojson/json-data.js';
+import { checkMapBytes } from '../lib/geojson/sizeLimits.js';
+import type { MediaRefs } from '../db/maps.js';
+
+/** Up to 15 digits: every such number is exact in JavaScript (a longer one could name another map). */
+const digits = z
+  .string()
+  .regex(/^[1-9]\d{0,14}$/, 'must be a map id: digits, not starting with 0, at most 15 of them')
+  .transform(Number);
 
 export const mapId = z
-  .union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^[1-9]\d{0,15}$/).transform(Number)])
+  .union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), digits])
   .describe('The id of a map (a number; a string of digits is accepted too)');
 
-const settableVisibility = z.enum(['public', 'unlisted', 'private']);
-const visibility = z.enum(['public', 'unlisted', 'private', 'select']);
-const title = z.string().max(500);
-const description = z.string().max(100_000);
-const shortName = z.string().max(200).describe('A preference; the final short name is returned');
+/**
+ * Text an argument may hold, one rule for every string argument: no NUL character and no lone
+ * surrogate (half of a UTF-16 pair), which PostgreSQL cannot store and which would otherwise be
+ * silently replaced by U+FFFD.
+ */
+export const text = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .superRefine((value, ctx) => {
+      const problem = stringProblem(value);
+      if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+    });
 
-export const mapListArgs = z.strictObject({});
-export const mapGetArgs = z.strictObject({ map_id: mapId });
+export const settableVisibility = z.enum(['public', 'unlisted', 'private']);
+export const visibility = z.enum(['public', 'unlisted', 'private', 'select']);
+export const title = text(500);
+export const description = text(100_000);
+export const shortName = text(200).describe('A preference; the final short name is returned');
 
-export const mapUploadArgs = z.strictObject({
-  file_type: z.enum(UPLOAD_FILE_TYPES),
-  visibility: settableVisibility,
-  title: title.optional(),
-  description: description.optional(),
-  short_name: shortName.optional(),
-});
+/** A map document, validated and ready to store: its JSON text, its size and what it references. */
+export interface PreparedDocument {
+  text: string;
+  bytes: number;
+  media: MediaRefs;
+}
 
-export const mapUpdateArgs = z.strictObject({
-  map_id: mapId,
-  title: title.optional(),
-  short_name: shortName.optional(),
-  description: description.optional(),
-  geojson: z.record(z.string(), z.unknown()).optional().describe('A map GeoJSON document; replaces the whole content'),
-  basemap: z.enum(BASEMAP_IDS).optional(),
-  visibility: settableVisibility.optional(),
-});
-
-export const mapAppendArgs = z.strictObject({
-  map_id: mapId,
-  file_type: z.enum(APPEND_FILE_TYPES),
-  new_group: z.string().trim().min(1).max(500).optional(),
-});
+/**
+ * map/update's `geojson`: checked by the document model (lib/geojson/model.ts, whose messages
+ * name the first problem) into the text that is stored. The OpenAPI document shows it as the
+ * MapGeoJSON schema (see openapi.ts).
+ */
+export const geojsonArgument = z
+  .custom<Record<string, unknown>>(isObjectRecord, { message: 'must be a GeoJSON FeatureCollection object' })
+  .transform((value): PreparedDocument => {
+    const document = parseMapDocument(value);
+    const documentText = JSON.stringify(document);
+    const bytes = Buffer.byteLength(documentText);
+    checkMapBytes(bytes);
+    return { text: documentText, bytes, media: mediaReferences(document) };
+  })
+  .meta({ documentedAs: 'MapGeoJSON' });
 
 export const mapSummary = z.object({
   id: z.number().int(),
-  url: z.string(),
+  url: z.url().describe('The map page'),
   owner: z.string(),
   short_name: z.string(),
   title: z.string(),
@@ -52,29 +72,12 @@ export const mapSummary = z.object({
 
 export const importSummary = z.object({
   features: z.number().int().describe('Features imported'),
-  skipped: z.array(z.object({ reason: z.string(), line: z.number().int().optional() })),
+  skipped: z
+    .array(z.object({ reason: z.string(), line: z.number().int().optional() }))
+    .describe('Items left out or changed, with their row or line: at most 100, then one entry counting the rest'),
 });
 
-export const mapListResult = z.object({
-  owner: z.array(mapSummary),
-  editor: z.array(mapSummary),
-  viewer: z.array(mapSummary),
-});
-
-export const mapDetail = mapSummary.extend({
-  description: z.string(),
-  geojson: z.record(z.string(), z.unknown()),
-  basemap: z.string(),
-  collaborate: z.boolean(),
-  viewer_users: z.array(z.string()),
-  editor_users: z.array(z.string()),
-  created_date: z.string().describe('ISO 8601, UTC'),
-  modified_date: z.string().describe('ISO 8601, UTC'),
-  images: z.array(z.string()),
-  markers: z.array(z.string()),
-});
-
-export const mapFileResult = mapSummary.extend({ import: importSummary.optional() });
+export const mapGeoJson = mapGeoJsonSchema;
 
 export const errorResult = z.object({ error: z.string(), error_code: z.string() });
 
@@ -85,10 +88,14 @@ const valueAt = (input: unknown, path: PropertyKey[]): unknown =>
 export function describeZodError(error: z.ZodError, input: unknown): string {
   const issue = error.issues[0]!;
   const where = issue.path.length > 0 ? issue.path.join('.') : 'arguments';
-  if (issue.code === 'unrecognized_keys') return `unknown argument ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+  if (issue.code === 'unrecognized_keys') return `unknown argument ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
   if (issue.path.length > 0 && valueAt(input, issue.path) === undefined) return `"${where}" is required`;
   if (issue.code === 'invalid_value') {
     return `"${where}" must be one of ${issue.values.map((v) => String(v)).join(', ')}`;
   }
   return `"${where}": ${issue.message}`;
 }
+
+export const mapFileResult = mapSummary.extend({
+  import: importSummary.optional().describe('What the file held; absent for an empty map'),
+});

@@ -19,10 +19,10 @@ export function mapFileView(publicUrl: string, map: MapSummaryData, imported?: I
 }
 
 /**
- * The map/get answer as JSON text. The GeoJSON is spliced in as the database's own text: a
- * large map is not parsed and serialised again on every read.
+ * The map/get answer as JSON text, in pieces: the fields, then the document's text as the
+ * database sends it (a large map is never parsed, serialised or held whole on its way out).
  */
-export function mapDetailJson(publicUrl: string, map: MapDetail): string {
+export async function* mapDetailJson(publicUrl: string, map: MapDetail, geojson: AsyncIterable<Buffer>): AsyncGenerator<Buffer | string> {
   const fields = JSON.stringify({
     ...mapSummaryView(publicUrl, map),
     description: map.description,
@@ -35,5 +35,7 @@ export function mapDetailJson(publicUrl: string, map: MapDetail): string {
     images: map.images,
     markers: map.markers,
   });
-  return `${fields.slice(0, -1)},"geojson":${map.geojsonText}}`;
+  yield `${fields.slice(0, -1)},"geojson":`;
+  yield* geojson;
+  yield '}';
 }

@@ -33,9 +33,10 @@ export interface MediaRefs {
   markers: string[];
 }
 
-/** A map with everything map/get shows; the GeoJSON stays the database's text, never re-parsed. */
+/** A map with everything map/get shows but its document (which streams: see documentStream.ts). */
 export interface MapDetail extends MapRecord {
-  geojsonText: string;
+  /** Bytes of the document's GeoJSON text. */
+  contentBytes: number;
   editors: string[];
   viewers: string[];
   images: string[];
@@ -104,7 +105,7 @@ export async function setVisibility(db: Db, mapId: number, visibility: Visibilit
 }
 
 export async function readMapDetail(db: Db, mapId: number): Promise<MapDetail | undefined> {
-  const row = await mapsWithOwner(db).select(db.raw('m.geojson::text as geojson_text')).where('m.id', mapId).first();
+  const row = await mapsWithOwner(db).select('m.content_bytes').where('m.id', mapId).first();
   if (!row) return undefined;
   const [members, media] = await Promise.all([
     db('map_members as mm')
@@ -118,7 +119,7 @@ export async function readMapDetail(db: Db, mapId: number): Promise<MapDetail | 
   const idsOf = (kind: string) => media.filter((m) => m.kind === kind).map((m) => m.media_id as string);
   return {
     ...toRecord(row),
-    geojsonText: row.geojson_text,
+    contentBytes: Number(row.content_bytes),
     editors: namesOf('editor'),
     viewers: namesOf('viewer'),
     images: idsOf('image'),

@@ -1,22 +1,19 @@
-// File operations carry their arguments as a JSON object in the Service-API-Arg header.
+// File operations carry their arguments as a JSON object in the Service-API-Arg header, checked
+// against the operation's schema; the validated arguments are ctx.state.args.
 import type { Middleware } from 'koa';
-import { AppError } from '../../lib/errors.js';
+import { ARG_HEADER, readArguments } from '../arguments.js';
+import type { Operation } from '../operation.js';
+import { checkContentEncoding } from '../requestBody.js';
 
-export const ARG_HEADER = 'Service-API-Arg';
+export { ARG_HEADER };
 
-export const headerArgs: Middleware = async (ctx, next) => {
-  // Node reads header bytes as Latin-1; clients send UTF-8 (or \u escapes, which are ASCII).
-  const raw = Buffer.from(ctx.get(ARG_HEADER), 'latin1').toString('utf8');
-  if (!raw) throw new AppError('invalid_arguments', `Send the arguments as a JSON object in the ${ARG_HEADER} header.`);
-  let args: unknown;
-  try {
-    args = JSON.parse(raw);
-  } catch {
-    throw new AppError('invalid_arguments', `The ${ARG_HEADER} header is not valid JSON.`);
-  }
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    throw new AppError('invalid_arguments', `The ${ARG_HEADER} header must hold a JSON object.`);
-  }
-  ctx.state.args = args;
-  await next();
-};
+export function headerArgs(operation: Operation): Middleware {
+  return async (ctx, next) => {
+    checkContentEncoding(ctx);
+    const raw = ctx.req.headers[ARG_HEADER.toLowerCase()];
+    // Node reads header bytes as Latin-1: back to the bytes, which must be UTF-8 (or \u escapes, which are ASCII).
+    const bytes = Buffer.from(typeof raw === 'string' ? raw : '', 'latin1');
+    ctx.state.args = readArguments(operation.args, bytes, 'header');
+    await next();
+  };
+}

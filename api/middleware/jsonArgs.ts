@@ -1,28 +1,31 @@
 // JSON operations take their arguments as a JSON object in the body, whatever Content-Type the
-// client sent (curl -d sends a form type): the body is always parsed as JSON.
+// client sent (curl -d sends a form type): the body is read (decoded per Content-Encoding, at
+// most the upload limit), then checked against the operation's schema, in an argument thread
+// when it is large. The validated arguments are ctx.state.args.
 import type { Middleware } from 'koa';
-import { koaBody } from 'koa-body';
 import { AppError } from '../../lib/errors.js';
+import { bodyArguments } from '../argumentThreads.js';
+import type { Operation } from '../operation.js';
+import { checkContentEncoding, contentEncoding, readBody } from '../requestBody.js';
 
-export function jsonArgs(maxBytes: number | null): Middleware {
-  const parse = koaBody({
-    json: true,
-    urlencoded: false,
-    text: false,
-    multipart: false,
-    jsonStrict: false,
-    jsonLimit: maxBytes ?? 1024 * 1024 * 1024,
-  });
+/** Without an upload limit (enterprise), JSON bodies still have one. */
+const UNLIMITED_JSON_BYTES = 256 * 1024 * 1024;
+
+export function jsonArgs(operation: Operation, maxUploadBytes: number | null): Middleware {
+  const maxBytes = maxUploadBytes ?? UNLIMITED_JSON_BYTES;
+  const tooLarge = () => new AppError('file_too_large', `The request body is larger than the limit of ${maxBytes / (1024 * 1024)} MB.`);
   return async (ctx, next) => {
-    ctx.request.headers['content-type'] = 'application/json';
-    await parse(ctx, async () => {
-      const body: unknown = ctx.request.body;
-      const empty = body === undefined || body === '' || (typeof body === 'object' && body !== null && Object.keys(body).length === 0);
-      if (!empty && (typeof body !== 'object' || body === null || Array.isArray(body))) {
-        throw new AppError('invalid_json', 'The request body must be a JSON object of arguments.');
-      }
-      ctx.state.args = empty ? {} : body;
-      await next();
+    checkContentEncoding(ctx);
+    const declared = Number(ctx.get('content-length') || Number.NaN);
+    if (contentEncoding(ctx) === 'identity' && declared > maxBytes) {
+      ctx.set('Connection', 'close');
+      throw tooLarge();
+    }
+    const bytes = await readBody(ctx, maxBytes, () => {
+      ctx.set('Connection', 'close');
+      return tooLarge();
     });
+    ctx.state.args = await bodyArguments(operation, bytes);
+    await next();
   };
 }

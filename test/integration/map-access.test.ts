@@ -123,6 +123,26 @@ describe('map/update access', () => {
     expect((await get(owner, maps.private)).description).toBe('edited by editor');
   });
 
+  it('leaves visibility and the short name (the URL) to the owner: an editor changes content, title, description and basemap', async () => {
+    const before = await get(owner, maps.private);
+    for (const args of [{ visibility: 'public' }, { short_name: 'moved' }, { title: 'ok', visibility: 'unlisted' }]) {
+      const body = await service.call('map/update', editor.key, { map_id: maps.private, ...args });
+      expect(body.error_code).toBe('permission_denied');
+      expect(body.error).toMatch(/Only the owner may change the visibility or the short name/);
+    }
+    expect(await get(owner, maps.private)).toEqual(before);
+    const body = await service.call('map/update', editor.key, {
+      map_id: maps.private,
+      title: 'private',
+      basemap: 'osm',
+      geojson: { type: 'FeatureCollection', features: [] },
+    });
+    expect(body.error).toBeUndefined();
+    expect((await get(owner, maps.private)).basemap).toBe('osm');
+    // The owner may.
+    expect((await service.call('map/update', owner.key, { map_id: maps.private, visibility: 'private', short_name: 'private' })).error).toBeUndefined();
+  });
+
   it('refuses append by a non-editor before reading the body', async () => {
     const body = await service.send('map/append', stranger.key, { map_id: maps.public, file_type: 'geojson' }, '{}');
     expect(body.error_code).toBe('permission_denied');

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { describeZodError, mapAppendArgs, mapGetArgs, mapUpdateArgs, mapUploadArgs } from '../../api/schemas.js';
+import { operation as mapAppend } from '../../api/routes/map/append.js';
+import { operation as mapGet } from '../../api/routes/map/get.js';
+import { operation as mapUpdate } from '../../api/routes/map/update.js';
+import { operation as mapUpload } from '../../api/routes/map/upload.js';
+import { describeZodError } from '../../api/schemas.js';
+
+const mapAppendArgs = mapAppend.args;
+const mapGetArgs = mapGet.args;
+const mapUpdateArgs = mapUpdate.args;
+const mapUploadArgs = mapUpload.args;
 
 const problem = (schema: { safeParse: (v: unknown) => { success: boolean; error?: unknown } }, input: unknown) => {
   const result = schema.safeParse(input);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../api/openapi.js';
 import { ARG_HEADER } from '../../api/middleware/headerArgs.js';
-import { OPERATIONS } from '../../api/routes.js';
+import { OPERATIONS } from '../../api/operations.js';
 import { ERROR_CODES } from '../../lib/errors.js';
 
 interface Schema {
@@ -64,7 +64,7 @@ describe('OpenAPI document', () => {
   it('gives JSON operations a JSON request body and file operations the argument header and a binary body', () => {
     for (const op of OPERATIONS) {
       const operation = post(op.path);
-      if (op.args === 'json') {
+      if (op.kind === 'json') {
         expect(operation.requestBody?.content['application/json']?.schema, op.path).toBeDefined();
         expect(argHeader(operation), op.path).toBeUndefined();
       } else {

@@ -1,27 +1,70 @@
-import { WORKFLOW_TYPES, type AppendMapInput, type AppendMapResult } from '../../../lib/jobContracts.js';
-import { callerOf, mapFor, parseArgs, type Handler } from '../../context.js';
+import { z } from 'zod';
+import { APPEND_FILE_TYPES, WORKFLOW_TYPES, type AppendMapInput, type AppendMapResult } from '../../../lib/jobContracts.js';
+import { callerOf, mapFor } from '../../context.js';
 import { receiveFile } from '../../fileBody.js';
 import { jobIdFor, runFileJob } from '../../fileJobs.js';
-import { mapAppendArgs } from '../../schemas.js';
+import { defineOperation } from '../../operation.js';
+import { mapFileResult, mapId, text } from '../../schemas.js';
 import { mapFileView } from '../../views.js';
+import { FILE_LIMITS } from './upload.js';
 
 /** map/append: streams the file to the blob store and runs the append workflow on it. */
-export const mapAppend: Handler = async (ctx, deps) => {
-  const args = parseArgs(ctx, mapAppendArgs);
-  const { userId } = callerOf(ctx);
-  const workflowId = jobIdFor(ctx, 'append');
-  // Refuse early, before the body is read; the append activity checks again under the lock.
-  await mapFor(deps.db, args.map_id, userId, 'edit');
-  const blob = await receiveFile(ctx, deps.blobs, deps.config.maxUploadBytes);
-  const input: AppendMapInput = {
-    requestId: workflowId,
-    mapId: args.map_id,
-    userId,
-    fileType: args.file_type,
-    blobKey: blob.key,
-    newGroup: args.new_group,
-    processingTimeoutMs: deps.config.processingTimeoutMs,
-  };
-  const result = await runFileJob<AppendMapResult>(ctx, deps, { workflowType: WORKFLOW_TYPES.appendMap, workflowId, input, blob });
-  ctx.body = mapFileView(deps.config.publicUrl, result.map, result.import);
-};
+export const operation = defineOperation(import.meta.url, {
+  path: 'map/append',
+  kind: 'file',
+  summary: 'Add the content of a file to a map',
+  description:
+    'Appends the features of the file in the body to an existing map (`kml` also for KMZ, `excel` for XLS, XLSX and ODS). ' +
+    'With new_group, the imported items are placed in a new group of that title (for tables, the group becomes the import root ' +
+    'and the subgroups of the source are kept below it). Concurrent appends are never lost. ' +
+    `The static image is not refreshed and no map version is saved. ${FILE_LIMITS}`,
+  args: z.strictObject({
+    map_id: mapId,
+    file_type: z.enum(APPEND_FILE_TYPES),
+    new_group: text(500)
+      .refine((value) => value.trim().length > 0, 'must not be empty')
+      .transform((value) => value.trim())
+      .optional()
+      .describe('The title of a new group for the imported items'),
+  }),
+  result: mapFileResult,
+  idempotencyKey: true,
+  example: {
+    args: { map_id: 2, file_type: 'csv', new_group: 'Museums' },
+    result: {
+      id: 2,
+      url: 'https://maps.example.com/alice/paris',
+      owner: 'alice',
+      short_name: 'paris',
+      title: 'Paris',
+      visibility: 'unlisted',
+      import: { features: 3, skipped: [{ reason: 'row 4 skipped: latitude "abc" is not a number', line: 4 }] },
+    },
+  },
+  async handle(ctx, deps, args) {
+    const { userId } = callerOf(ctx);
+    const { workflowId, keyed } = jobIdFor(ctx, 'append');
+    // Refuse early, before the body is read; the append activity checks again under the lock.
+    await mapFor(deps.db, args.map_id, userId, 'edit');
+    const file = await receiveFile(ctx, deps.blobs, deps.config.maxUploadBytes);
+    const input: AppendMapInput = {
+      requestId: workflowId,
+      mapId: args.map_id,
+      userId,
+      fileType: args.file_type,
+      blobKey: file.key,
+      newGroup: args.new_group,
+      processingTimeoutMs: deps.config.processingTimeoutMs,
+    };
+    const result = await runFileJob<AppendMapResult>(ctx, deps, {
+      operation: 'map/append',
+      workflowType: WORKFLOW_TYPES.appendMap,
+      workflowId,
+      keyed,
+      args,
+      input,
+      file,
+    });
+    ctx.body = mapFileView(deps.config.publicUrl, result.map, result.import);
+  },
+});
