@@ -25,6 +25,9 @@ const consoleLogger: Logger = {
   error: (message, error) => console.error(message, error),
 };
 
+/** Errors of a client that went away while its answer was being sent: nothing to report. */
+const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
+
 /** Large maps read at once per API process, and how long a request waits for its turn. */
 const LARGE_READ_SLOTS = 2;
 const LARGE_READ_WAIT_MS = 20_000;
@@ -33,6 +36,12 @@ export function createApp(given: Omit<ApiDeps, 'largeReads'> & Partial<Pick<ApiD
   const deps: ApiDeps = { ...given, largeReads: given.largeReads ?? new ReadSlots(LARGE_READ_SLOTS, LARGE_READ_WAIT_MS) };
   const app = new Koa();
   app.proxy = true;
+  const log = options.log ?? consoleLogger;
+  // Failures after an answer has started (a streamed map/get); everything before is apiErrors' job.
+  app.on('error', (error: NodeJS.ErrnoException, ctx?: Koa.Context) => {
+    if (CLIENT_GONE.has(error?.code ?? '')) return;
+    log.error(`${ctx?.method ?? ''} ${ctx?.path ?? ''} failed while answering`, error);
+  });
   app.use(async (ctx, next) => {
     ctx.set(COMMON_HEADERS);
     await next();
@@ -45,7 +54,7 @@ export function createApp(given: Omit<ApiDeps, 'largeReads'> & Partial<Pick<ApiD
     ctx.set('Cache-Control', 'no-store');
     await next();
   });
-  api.use(apiErrors(options.log ?? consoleLogger));
+  api.use(apiErrors(log));
 
   const drain = drainOnError(deps.config.maxUploadBytes);
   for (const operation of OPERATIONS) {

@@ -18,6 +18,16 @@ export interface DbOptions {
   poolMax?: number;
 }
 
+/** What a connection given up in the middle of a COPY is marked with (documentStream.ts). */
+export const ABANDONED_COPY = 'map document stream closed early';
+
+/** Knex's warnings, but for the connections given up on purpose. */
+const log = {
+  warn(message: string) {
+    if (!String(message).includes(ABANDONED_COPY)) console.warn(message);
+  },
+};
+
 export function openDb(options: DbOptions): Db {
   if (options.databaseUrl) {
     const db = knexFactory({
@@ -25,6 +35,7 @@ export function openDb(options: DbOptions): Db {
       connection: options.databaseUrl,
       pool: { min: 0, max: options.poolMax ?? 10 },
       acquireConnectionTimeout: 10_000,
+      log,
     });
     // A connection dropped by the server (restart, pg_terminate_backend) must not kill the process.
     const pool = db.client.pool as { on?: (event: string, fn: (...args: unknown[]) => void) => void };

@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
-import type { Db } from './connection.js';
+import { ABANDONED_COPY, type Db } from './connection.js';
 import { translateDbError } from './errors.js';
 
 /** Binary COPY: 11-byte signature, flags, header extension length, then per row a field count and the field's length. */
@@ -61,9 +61,10 @@ export async function* mapDocumentText(db: Db, mapId: number): AsyncGenerator<Bu
     throw translateDbError(error);
   } finally {
     if (!finished) {
-      // Stopped in the middle of the COPY: this connection cannot serve another query.
-      connection.__knex__disposed = 'map document stream closed early';
-      connection.end().catch(() => {});
+      // Stopped in the middle of the COPY: this connection cannot serve another query. Closed,
+      // and marked so that the pool discards it (after knex's own mark for a closed connection).
+      await connection.end().catch(() => {});
+      connection.__knex__disposed = ABANDONED_COPY;
     }
     await db.client.releaseConnection(connection);
   }

@@ -94,7 +94,7 @@ describe('routing and bodies', () => {
     const body = '{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}';
     const response = await fetch(`${service.url}/api/1/map/list`, { method: 'POST', headers: { authorization: `Token ${key}` }, body });
     // JSON.parse keeps them as plain keys, which are unknown arguments, in the body as in the header.
-    const answer = await response.json();
+    const answer = (await response.json()) as { error: string };
     expectError(answer, 'invalid_arguments');
     expect(answer.error).toContain('unknown argument "__proto__", "constructor"');
     const header = await service.send('map/upload', key, '{"__proto__": {"polluted": true}, "file_type": "empty", "visibility": "public"}');
