@@ -6,6 +6,7 @@
 // line or a never-closed quote stops early instead of being materialised), knows the row and
 // line of every problem, and accepts mixed \r\n / \n / \r line ends without a normalising copy.
 
+import chardet from 'chardet';
 import { AppError } from '../errors.js';
 import { fixWindows1252 } from './windows1252.js';
 import { TableBuilder } from './table.js';
@@ -36,9 +37,9 @@ function guessUtf16(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
 /**
  * True when the high bytes of a non-UTF-8 file mostly come in runs, as in the double-byte
  * encodings (GBK, Big5, Shift-JIS, EUC-KR), rather than alone, as the accented letters of
- * Windows-1252 text do. Decoding such a file as Windows-1252 would import mojibake.
+ * Windows-1252 text do.
  */
-function looksMultiByte(bytes: Uint8Array): boolean {
+function highBytesInRuns(bytes: Uint8Array): boolean {
   let high = 0;
   let inRuns = 0;
   let run = 0;
@@ -56,13 +57,50 @@ function looksMultiByte(bytes: Uint8Array): boolean {
   return high >= 8 && inRuns > high / 2;
 }
 
+/** Bytes that are no character in Windows-1252: a file holding one is in another encoding. */
+const UNDEFINED_IN_WINDOWS_1252 = new Set([0x81, 0x8d, 0x8f, 0x90, 0x9d]);
+
+/** What chardet (statistics of each encoding's byte sequences) takes for a legacy multi-byte encoding. */
+const MULTI_BYTE = /^(GB18030|Big5|Shift_JIS|EUC-JP|EUC-KR|ISO-2022-(JP|KR|CN))$/;
+/** How much of the file chardet looks at: from the first non-ASCII byte on (it takes ~15 ms per 64 kB). */
+const SAMPLE_BYTES = 64 * 1024;
+
+/** The legacy multi-byte encoding chardet recognises in the file (from its first non-ASCII byte on), if it does. */
+function multiByteEncoding(bytes: Uint8Array): string | null {
+  let firstHigh = 0;
+  while (firstHigh < bytes.length && (bytes[firstHigh] as number) < 0x80) firstHigh++;
+  if (firstHigh === bytes.length) return null;
+  const start = Math.max(0, firstHigh - 1024);
+  const [best] = chardet.analyse(bytes.subarray(start, start + SAMPLE_BYTES));
+  return best && best.confidence >= 50 && MULTI_BYTE.test(best.name) ? best.name : null;
+}
+
+/**
+ * Why a file that is not UTF-8 cannot be Windows-1252 text, or null: it holds a byte that is no
+ * Windows-1252 character, chardet recognises a legacy multi-byte encoding (GBK/GB18030, Big5,
+ * Shift-JIS, EUC-JP, EUC-KR), or its non-ASCII bytes come in runs as in those encodings.
+ * Decoded as Windows-1252, such a file would be imported as mojibake.
+ */
+function notWindows1252(bytes: Uint8Array): string | null {
+  for (let index = 0; index < bytes.length; index++) if (UNDEFINED_IN_WINDOWS_1252.has(bytes[index] as number)) return 'a multi-byte encoding';
+  return multiByteEncoding(bytes) ?? (highBytesInRuns(bytes) ? 'a multi-byte encoding' : null);
+}
+
+export interface DecodedCsv {
+  text: string;
+  encoding: CsvEncoding;
+  /** Byte sequences of an almost-UTF-8 file that are not UTF-8, imported as U+FFFD: how many, and the line of the first. */
+  replaced?: { count: number; line: number };
+}
+
 /**
  * Decodes the bytes of a CSV file: UTF-8 (byte order mark optional), UTF-16 LE/BE (with a byte
  * order mark, or recognised by its zero bytes), otherwise Windows-1252. A file that is almost
- * entirely valid UTF-8 stays UTF-8 (its few broken sequences become U+FFFD); a file that looks
- * like a double-byte legacy encoding is refused rather than imported as mojibake.
+ * entirely valid UTF-8 (no more broken sequences than well-formed non-ASCII characters) stays UTF-8,
+ * its broken bytes imported as U+FFFD and reported (`replaced`); a file that cannot be
+ * Windows-1252 (see notWindows1252) is refused rather than imported as mojibake.
  */
-export function decodeCsv(bytes: Uint8Array): { text: string; encoding: CsvEncoding } {
+export function decodeCsv(bytes: Uint8Array): DecodedCsv {
   const marked = byteOrderMark(bytes);
   if (marked !== undefined) return { text: new TextDecoder(marked).decode(bytes), encoding: marked }; // strips the mark
   const utf16 = guessUtf16(bytes);
@@ -79,21 +117,35 @@ export function decodeCsv(bytes: Uint8Array): { text: string; encoding: CsvEncod
   let brokenRuns = 0;
   let nonAscii = 0;
   let previous = 0;
+  let firstBroken = -1;
   for (let index = 0; index < lenient.length; index++) {
     const code = lenient.charCodeAt(index);
     if (code === 0xfffd) {
       if (previous !== 0xfffd) brokenRuns++;
+      if (firstBroken === -1) firstBroken = index;
     } else if (code >= 0x80) nonAscii++;
     previous = code;
   }
-  if (nonAscii > 0 && nonAscii >= brokenRuns) return { text: lenient, encoding: 'utf-8' };
-  if (looksMultiByte(bytes)) {
+  // Almost all UTF-8 — unless it is a legacy multi-byte text, parts of which read as UTF-8 too.
+  const almostUtf8 = nonAscii > 0 && nonAscii >= brokenRuns;
+  const other = almostUtf8 ? multiByteEncoding(bytes) : notWindows1252(bytes);
+  if (almostUtf8 && other === null) {
+    return { text: lenient, encoding: 'utf-8', replaced: { count: brokenRuns, line: lineOf(lenient, firstBroken) } };
+  }
+  if (other !== null) {
     throw new AppError(
       'unsupported_encoding',
-      'the file is neither UTF-8 nor Windows-1252 text (it looks like a multi-byte encoding such as GBK, Big5 or Shift-JIS); save it as UTF-8 CSV',
+      `the file is neither UTF-8 nor Windows-1252 text (it looks like ${other === 'a multi-byte encoding' ? 'a multi-byte encoding such as GBK, Big5 or Shift-JIS' : other}); save it as UTF-8 CSV`,
     );
   }
   return { text: fixWindows1252(new TextDecoder('windows-1252').decode(bytes)), encoding: 'windows-1252' };
+}
+
+/** The 1-based line of a position in the text. */
+function lineOf(text: string, position: number): number {
+  let line = 1;
+  for (let at = text.indexOf('\n'); at !== -1 && at < position; at = text.indexOf('\n', at + 1)) line++;
+  return line;
 }
 
 // ---------------------------------------------------------------- delimiter
@@ -359,7 +411,8 @@ function quoteIn(text: string, later: Iterator<string>): boolean {
 export const parseCsv: FormatParser = (file: ParserInput, options: ParseOptions): ParsedFile => {
   const input = asInput(file);
   const encoding = streamableEncoding(input);
-  const texts = encoding === null ? [decodeCsv(input.bytes()).text] : decodePieces(input, encoding);
+  const decoded = encoding === null ? decodeCsv(input.bytes()) : undefined;
+  const texts = decoded ? [decoded.text] : decodePieces(input, encoding!);
   let blank = true;
   function* noticingText(): Generator<string> {
     for (const text of texts) {
@@ -368,6 +421,13 @@ export const parseCsv: FormatParser = (file: ParserInput, options: ParseOptions)
     }
   }
   const builder = new TableBuilder(options);
+  if (decoded?.replaced) {
+    const { count, line } = decoded.replaced;
+    builder.notice(
+      `the file is UTF-8 but ${count === 1 ? '1 byte sequence is' : `${count} byte sequences are`} not (the first on line ${line}); ${count === 1 ? 'it was' : 'they were'} imported as \uFFFD`,
+      line,
+    );
+  }
   readCsvPieces(noticingText(), (row, fields) => builder.addRow(row, fields));
   if (blank) throw new AppError('empty_table', 'the file is empty');
   return builder.finish();

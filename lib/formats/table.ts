@@ -416,6 +416,11 @@ export class TableBuilder {
     });
   }
 
+  /** Something the whole file's import changed, reported with the items it skipped. */
+  notice(reason: string, line?: number): void {
+    this.skipped.add(reason, line);
+  }
+
   /** A value of an imported row that was dropped. */
   private note(rowNumber: number, reason: string): void {
     this.skipped.add(`row ${rowNumber}: ${reason}`, rowNumber);

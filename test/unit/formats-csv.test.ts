@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/errors.js';
+import iconv from 'iconv-lite';
 import { decodeCsv, detectDelimiter, parseCsv, readCsvRecords } from '../../lib/formats/csv.js';
 import { TableBuilder } from '../../lib/formats/table.js';
 import { normaliseColor, ServiceImageUrls } from '../../lib/formats/table.js';
@@ -407,9 +408,46 @@ describe('CSV bad input (checklist 25–29)', () => {
     ]);
     const error = await parseError(gbk);
     expect(error.code).toBe('unsupported_encoding');
-    // Mostly UTF-8 with one broken sequence stays UTF-8 (U+FFFD for the broken bytes).
+    // Mostly UTF-8 with one broken sequence stays UTF-8, and the import says so (U+FFFD for the broken bytes).
     const mostly = new Uint8Array([...Buffer.from('lat,lon,name\n1,2,Zürich München '), 0xff, 0x0a]);
-    expect((await parse(mostly)).document.features[0]?.properties.title).toBe('Zürich München \uFFFD');
+    const imported = await parse(mostly);
+    expect(imported.document.features[0]?.properties.title).toBe('Zürich München \uFFFD');
+    expect(imported.skipped).toEqual([
+      { reason: 'the file is UTF-8 but 1 byte sequence is not (the first on line 2); it was imported as \uFFFD', line: 2 },
+    ]);
+  });
+
+  it('refuses legacy multi-byte encodings instead of importing mojibake or U+FFFD (issue 8: 200 rows of GBK)', async () => {
+    const rows = (titles: string[]) => `lat,lon,title\n${titles.map((title, i) => `${(i % 80) + 0.5},${(i % 170) + 0.25},${title}`).join('\n')}\n`;
+    const cities = ['北京', '上海', '广州', '深圳', '杭州', '南京', '成都', '武汉', '西安', '重庆'];
+    const gbk = iconv.encode(rows(Array.from({ length: 200 }, (_, i) => `${cities[i % cities.length]}市第${i}号`)), 'gbk');
+    const gbkError = await parseError(new Uint8Array(gbk));
+    expect(gbkError.code).toBe('unsupported_encoding');
+    expect(gbkError.message).toMatch(/looks like GB18030/);
+    for (const [encoding, titles] of [
+      ['gbk', ['北京', '上海', '广州']],
+      ['big5', ['臺北市', '高雄市', '台中市', '台南市']],
+      ['shift_jis', ['東京都', '大阪府', '京都市', '横浜市']],
+      ['euc-kr', ['서울특별시', '부산광역시', '인천광역시']],
+      ['euc-jp', ['東京都', '大阪府', '京都市']],
+    ] as const) {
+      const error = await parseError(new Uint8Array(iconv.encode(rows([...titles]), encoding)));
+      expect(error.code, encoding).toBe('unsupported_encoding');
+    }
+    // Windows-1252 text of several languages stays Windows-1252.
+    for (const titles of [
+      ['Café de la Gare', 'Hôtel de Ville', 'Musée d’Orsay', 'Château', 'Élysée'],
+      ['São Paulo', 'Estação da Luz', 'Praça da Sé', 'Informações', 'Ações'],
+      ['Zürich', 'Köln', 'Düsseldorf', 'Straße', 'Österreich'],
+      ['Peñíscola', 'Cádiz', 'Málaga', 'Córdoba', 'León'],
+      Array.from({ length: 300 }, (_, i) => `Rue n°${i} — « quai » ${i % 3 ? 'à côté' : 'über'} €${i}`),
+    ]) {
+      const result = await parse(new Uint8Array(iconv.encode(rows(titles), 'win1252')));
+      expect(result.document.features.map((feature) => feature.properties.title)).toEqual(titles);
+    }
+    // A UTF-8 file of Chinese with one broken byte is still UTF-8 (and says so).
+    const chinese = Buffer.concat([Buffer.from(rows(cities)), Buffer.from([0xff, 0x0a])]);
+    expect((await parse(new Uint8Array(chinese))).document.features[0]?.properties.title).toBe('北京');
   });
 
   it('28: UTF-16 BE with BOM and UTF-16 LE without BOM', async () => {
