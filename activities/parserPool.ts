@@ -7,8 +7,12 @@ import { Piscina } from 'piscina';
 import { AppError } from '../lib/errors.js';
 import type { ParserTask, ParserThreadResult } from './parserThread.js';
 
-/** Heap for one parse: a 15 MB file becomes at most a few hundred MB of objects. */
-const MAX_HEAP_MB = 1536;
+/**
+ * Heap for one parse. The readers stream, and large geometries are kept in typed arrays, so a
+ * 15 MB file of any format needs a few tens of MB; a file that needs more than this is refused
+ * (file_too_complex) instead of taking the machine's memory.
+ */
+const MAX_HEAP_MB = 512;
 /**
  * A small young generation: parsers allocate many short-lived strings and V8 otherwise grows
  * the nursery to tens of MB per thread (measured: peak RSS above idle 75 → 49 MB for a 15 MB

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { collectMediaReferences, type DocumentHead, type MapFeature } from '../geojson/model.js';
 import { featureTooLarge, mapTooLarge, MAX_FEATURE_BYTES, MAX_MAP_BYTES } from '../geojson/sizeLimits.js';
-import { featureHoldsPieces, writeJson } from './jsonPieces.js';
+import { featureHoldsPieces, writeFeatureJson } from './jsonPieces.js';
 import { imageToResolve } from './linkMedia.js';
 import type { FeatureSink } from './types.js';
 
@@ -91,7 +91,7 @@ export class FeatureFileWriter implements FeatureSink {
     this.featureStart = this.written + this.pendingBytes;
     if (featureHoldsPieces(feature)) {
       // A long track: its text is written as its parts produce it, never as one string.
-      writeJson(feature, (piece) => this.append(piece));
+      writeFeatureJson(feature, (piece) => this.append(piece));
       return;
     }
     const text = JSON.stringify(feature);

@@ -3,7 +3,8 @@
 import { AppError } from '../errors.js';
 import { isGeometryType } from '../geojson/geometry.js';
 import { describe, setOwn, shorten } from '../geojson/json-data.js';
-import { FeatureIds, MAX_FEATURES, parseDocumentHead, parseFeatureAt, parseMapDocument, type MapDocument } from '../geojson/model.js';
+import { FeatureIds, MAX_FEATURES, parseDocumentHead, parseFeatureAt, parseMapDocument, type MapDocument, type MapFeature } from '../geojson/model.js';
+import { LARGE_FEATURE_BYTES, parseLargeFeature, parseLargeSingleFeature } from './geojsonLarge.js';
 import { FileWindow, ScanFailure, scanFeatureCollection, type ScannedCollection } from './geojsonScan.js';
 import { asInput, byteOrderMark, isUtf8File, type ParserInput } from './input.js';
 import { FeatureList, type FeatureSink } from './types.js';
@@ -44,6 +45,16 @@ export function parseGeoJsonFile(file: ParserInput, sink?: FeatureSink, windowBy
     const list = sink ? undefined : new FeatureList();
     const streamed = streamCollection(window, collection, sink ?? list!);
     if (streamed !== null) return { ...streamed, features: list?.features ?? [] };
+    // A large single Feature or bare geometry: read from its bytes, never as objects.
+    if (input.size - start > LARGE_FEATURE_BYTES) {
+      const feature = parseLargeSingleFeature(window.view(start, input.size));
+      if (feature !== null) {
+        const kept = sink ?? new FeatureList();
+        kept.add(feature);
+        window.release();
+        return { type: 'FeatureCollection', features: kept instanceof FeatureList ? kept.features : [], groups: [] };
+      }
+    }
   }
   window.release();
   const whole = input.bytes();
@@ -96,13 +107,23 @@ function streamCollection(window: FileWindow, { members, featuresList, featureSp
   const ids = new FeatureIds();
   const parsedIds = featureIds.map((raw, index) => ids.add(raw, index));
   for (let index = 0; index < count; index++) {
-    let input: unknown;
-    try {
-      input = JSON.parse(window.text(featureSpans[2 * index] as number, featureSpans[2 * index + 1] as number));
-    } catch (error) {
-      invalid(`the file is not valid JSON: ${shortReason(error)} (in feature index ${index})`);
+    const start = featureSpans[2 * index] as number;
+    const end = featureSpans[2 * index + 1] as number;
+    let feature: MapFeature;
+    if (end - start > LARGE_FEATURE_BYTES) {
+      // Its geometry is read from the bytes into compact storage, never as objects; the window,
+      // grown to the feature's length, is let go at once.
+      feature = parseLargeFeature(window.view(start, end), start, index, parsedIds[index] as number, groupIds);
+      window.release();
+    } else {
+      let input: unknown;
+      try {
+        input = JSON.parse(window.text(start, end));
+      } catch (error) {
+        invalid(`the file is not valid JSON: ${shortReason(error)} (in feature index ${index})`);
+      }
+      feature = parseFeatureAt(input, index, parsedIds[index] as number, groupIds);
     }
-    const feature = parseFeatureAt(input, index, parsedIds[index] as number, groupIds);
     if (feature.id < 0) feature.id = ids.take();
     sink.add(feature);
   }

@@ -61,8 +61,14 @@ export class FileWindow {
 
   /** The text of the file's bytes [start, end), moving the window there when it is elsewhere. */
   text(start: number, end: number): string {
+    const bytes = this.view(start, end);
+    return bytes.toString('utf8');
+  }
+
+  /** The file's bytes [start, end), moving the window there when it is elsewhere (valid until the window moves). */
+  view(start: number, end: number): Buffer {
     if (start < this.base || end > this.base + this.bytes.length) this.show(start, end - start);
-    return this.bytes.toString('utf8', start - this.base, end - this.base);
+    return this.bytes.subarray(start - this.base, end - this.base);
   }
 }
 

@@ -22,8 +22,22 @@ function holdsPieces(value: unknown, depth: number): boolean {
   return false;
 }
 
-/** Whether a feature holds JsonPieces where parsers put them: geometry.coordinates or a property. */
-export const featureHoldsPieces = (feature: MapFeature): boolean => holdsPieces(feature, 2);
+/** Whether a geometry's coordinates (or those of a collection's members) are JsonPieces. */
+function geometryHoldsPieces(geometry: unknown): boolean {
+  if (geometry === null || typeof geometry !== 'object') return false;
+  const { coordinates, geometries } = geometry as { coordinates?: unknown; geometries?: unknown };
+  return coordinates instanceof JsonPieces || (Array.isArray(geometries) && geometries.some(geometryHoldsPieces));
+}
+
+/** Whether a feature holds JsonPieces where parsers put them: the coordinates of its geometry, or a property. */
+export const featureHoldsPieces = (feature: MapFeature): boolean =>
+  geometryHoldsPieces(feature.geometry) || holdsPieces(feature.properties, 1);
+
+/** How deep writeFeatureJson looks for JsonPieces: feature → geometry → geometries → member → coordinates. */
+const FEATURE_DEPTH = 5;
+
+/** A feature's JSON text, piece by piece (see writeJson). */
+export const writeFeatureJson = (feature: MapFeature, write: (text: string) => void): void => writeJson(feature, write, FEATURE_DEPTH);
 
 /**
  * Writes a value's JSON text, the same text as JSON.stringify: objects and arrays that hold

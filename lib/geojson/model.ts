@@ -201,12 +201,25 @@ function parseGroups(raw: unknown): MapGroup[] {
  */
 export function parseFeatureAt(input: unknown, index: number, id: number, groupIds: ReadonlySet<GroupId>): MapFeature {
   if (!isObjectRecord(input)) failInvalid(`feature index ${index} is not an object`);
-  if (input.type !== 'Feature') failInvalid(`feature index ${index}: "type" must be "Feature"`);
+  return featureFrom({ type: input.type, geometry: () => copyGeometry(input.geometry), properties: input.properties }, index, id, groupIds);
+}
+
+/**
+ * A feature from its parts, checked as parseFeatureAt checks them: `geometry` makes (and
+ * checks) the geometry, throwing Problem, so a reader of large files can build it its own way.
+ */
+export function featureFrom(
+  parts: { type: unknown; geometry: () => Geometry; properties: unknown },
+  index: number,
+  id: number,
+  groupIds: ReadonlySet<GroupId>,
+): MapFeature {
+  if (parts.type !== 'Feature') failInvalid(`feature index ${index}: "type" must be "Feature"`);
   let geometry: Geometry;
   let properties: Record<string, unknown>;
   try {
-    geometry = copyGeometry(input.geometry);
-    const rawProperties = input.properties;
+    geometry = parts.geometry();
+    const rawProperties = parts.properties;
     if (rawProperties === undefined || rawProperties === null) {
       properties = {};
     } else if (!isObjectRecord(rawProperties)) {
