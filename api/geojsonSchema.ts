@@ -11,7 +11,7 @@ const position = z
   .max(3)
   .describe('[longitude, latitude] or [longitude, latitude, altitude]; longitude -180…180, latitude -90…90');
 
-const bbox = z.array(z.number()).optional().describe('Kept when it is a list of numbers');
+const bbox = z.unknown().optional().describe('Kept when it is a list of numbers, dropped otherwise');
 const line = z.array(position).min(2).describe('At least 2 positions');
 const ring = z.array(position).min(4).describe('A closed ring: at least 4 positions, the last equal to the first');
 const polygon = z.array(ring).min(1).describe('The outer ring, then any holes');

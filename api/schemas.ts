@@ -27,6 +27,8 @@ export const text = (max: number) =>
   z
     .string()
     .max(max)
+    // The pattern shows the NUL rule in the OpenAPI document (lone surrogates JSON Schema cannot say).
+    .regex(/^[^\u0000]*$/, 'contains a NUL character (U+0000)')
     .superRefine((value, ctx) => {
       const problem = stringProblem(value);
       if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });

