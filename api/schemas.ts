@@ -28,6 +28,7 @@ export const text = (max: number) =>
     .string()
     .max(max)
     // The pattern shows the NUL rule in the OpenAPI document (lone surrogates JSON Schema cannot say).
+    // eslint-disable-next-line no-control-regex -- the NUL character is what it is about
     .regex(/^[^\u0000]*$/, 'contains a NUL character (U+0000)')
     .superRefine((value, ctx) => {
       const problem = stringProblem(value);
