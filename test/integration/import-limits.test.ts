@@ -9,7 +9,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { WORKFLOW_TYPES, type UploadMapInput } from '../../lib/jobContracts.js';
 import { MAX_MAP_BYTES } from '../../lib/geojson/sizeLimits.js';
-import { makeOds, odsCell, odsHeader } from '../support/spreadsheetWriter.js';
+import { makeOds, makeXlsx, odsCell, odsHeader, sheetXml } from '../support/spreadsheetWriter.js';
 import { featureCollection, startTestService, type TestService } from './harness.js';
 
 const LIMIT_MS = 4_000;
@@ -48,12 +48,37 @@ describe('the size of a map', () => {
     const before = await getMap(id);
     const table = `<table:table>${odsHeader}<table:table-row table:number-rows-repeated="400000">${odsCell(1)}${odsCell(2)}${odsCell('x'.repeat(50_000))}</table:table-row></table:table>`;
     const started = Date.now();
+    const idle = process.memoryUsage().rss;
+    let peak = idle;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+    // It wrote a 20 GB document before.
     const body = await service.send('map/append', key, { map_id: id, file_type: 'excel' }, makeOds(table));
+    clearInterval(sampler);
+    expect((peak - idle) / 1024 / 1024).toBeLessThan(300);
     expect(body.error_code).toBe('map_too_large');
     expect(body.error).toMatch(/a map may hold at most 64 MB/);
     expect(Date.now() - started).toBeLessThan(LIMIT_MS + 10_000);
     expect(await getMap(id)).toEqual(before);
     await expect.poll(requestFiles).toEqual([]);
+  });
+
+  it('refuses an 18 kB XLSX whose rows all point at one 90,000-character shared string, with memory bounded and no file left', async () => {
+    const id = await newMap();
+    const before = await getMap(id);
+    const rows = ['<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c></row>'];
+    for (let r = 2; r <= 1501; r++) rows.push(`<row r="${r}"><c r="A${r}"><v>1</v></c><c r="B${r}"><v>2</v></c><c r="C${r}" t="s"><v>3</v></c></row>`);
+    const xlsx = makeXlsx({ sheets: [{ xml: sheetXml(rows.join('')) }], sharedStrings: ['lat', 'lon', 'name', 'y'.repeat(90_000)] });
+    expect(xlsx.length).toBeLessThan(40_000);
+    const idle = process.memoryUsage().rss;
+    let peak = idle;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+    // 1,500 rows made a public map of 135 MB before; 3,000 failed after ~90 s of retries.
+    const body = await service.send('map/append', key, { map_id: id, file_type: 'excel' }, xlsx);
+    clearInterval(sampler);
+    expect(body.error_code).toBe('map_too_large');
+    expect(await getMap(id)).toEqual(before);
+    await expect.poll(requestFiles).toEqual([]);
+    expect((peak - idle) / 1024 / 1024).toBeLessThan(300);
   });
 
   it('refuses an append that would take a map over 64 MB, and keeps the map as it was', async () => {

@@ -54,3 +54,16 @@ describe('argument schemas', () => {
     }
   });
 });
+
+describe('the geojson argument of map/update', () => {
+  it('is checked by the document model and refused with map_too_large over 64 MB of GeoJSON', () => {
+    const feature = (i: number) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [1, 2] }, properties: { title: long, n: i } });
+    const long = 'x'.repeat(100_000);
+    const small = mapUpdateArgs.parse({ map_id: 1, geojson: { type: 'FeatureCollection', features: [feature(1)] } }) as { geojson: { text: string; bytes: number; media: unknown } };
+    expect(small.geojson.bytes).toBe(Buffer.byteLength(small.geojson.text));
+    expect(JSON.parse(small.geojson.text).features[0].id).toBe(1);
+    const huge = { type: 'FeatureCollection', features: Array.from({ length: 680 }, (_, i) => feature(i)) };
+    expect(() => mapUpdateArgs.parse({ map_id: 1, geojson: huge })).toThrow(expect.objectContaining({ code: 'map_too_large' }));
+    expect(() => mapUpdateArgs.parse({ map_id: 1, geojson: { type: 'FeatureCollection' } })).toThrow(expect.objectContaining({ code: 'invalid_geojson' }));
+  });
+});
