@@ -26,7 +26,10 @@ function holdsPieces(value: unknown, depth: number): boolean {
 function geometryHoldsPieces(geometry: unknown): boolean {
   if (geometry === null || typeof geometry !== 'object') return false;
   const { coordinates, geometries } = geometry as { coordinates?: unknown; geometries?: unknown };
-  return coordinates instanceof JsonPieces || (Array.isArray(geometries) && geometries.some(geometryHoldsPieces));
+  if (coordinates instanceof JsonPieces) return true;
+  // A MultiLineString made of long lines (KML): a list of pieces.
+  if (Array.isArray(coordinates) && coordinates.length > 0 && coordinates.some((item) => item instanceof JsonPieces)) return true;
+  return Array.isArray(geometries) && geometries.some(geometryHoldsPieces);
 }
 
 /** Whether a feature holds JsonPieces where parsers put them: the coordinates of its geometry, or a property. */

@@ -62,7 +62,7 @@ function run(command: string, args: string[], options: { cwd: string; env: NodeJ
 describe('schemathesis against the served OpenAPI document', () => {
   it('finds no failure in any operation, with every check', async () => {
     const { key } = await service.newUser();
-    const document = withLinkCarriers(await (await fetch(`${service.url}/openapi.json`)).json());
+    const document = withLinkCarriers((await (await fetch(`${service.url}/openapi.json`)).json()) as Parameters<typeof withLinkCarriers>[0]);
     const documentFile = path.join(dir, 'openapi.json');
     fs.writeFileSync(documentFile, JSON.stringify(document));
     const { code, output } = await run(

@@ -1,7 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { byTitle, bytesOf, errorOf } from '../support/parsing.js';
 import { AppError } from '../../lib/errors.js';
+import { FeatureFileWriter } from '../../lib/formats/documentFile.js';
 import { parseKml } from '../../lib/formats/kml.js';
 import { FeatureList, type ParsedFile } from '../../lib/formats/types.js';
 import { kmlColorToHex } from '../../lib/formats/xml/color.js';
@@ -339,6 +342,31 @@ describe('KML details', () => {
     const reason = result.skipped[0]?.reason ?? '';
     expect(reason).toBe(`placemark "${'a'.repeat(59)}…": Point coordinates: "x" is not a number`);
     expect((reason as unknown as { isWellFormed(): boolean }).isWellFormed()).toBe(true);
+  });
+
+  it('keeps a long LineString compactly and writes it as the short-line path would', () => {
+    const points = Array.from({ length: 60_000 }, (_, i) => [((i % 3600) / 10) - 180, ((i % 1700) / 10) - 85, i % 7 === 0 ? 12.5 : undefined]);
+    const text = points.map(([x, y, z]) => (z === undefined ? `${x},${y}` : `${x},${y},${z}`)).join(' ');
+    expect(text.length).toBeGreaterThan(1024 * 1024);
+    const lines = [`<Placemark><name>Long</name><LineString><coordinates>${text}</coordinates></LineString></Placemark>`,
+      `<Placemark><name>Two</name><MultiGeometry><LineString><coordinates>${text}</coordinates></LineString><LineString><coordinates>1,2 3,4</coordinates></LineString></MultiGeometry></Placemark>`];
+    const result = parse(kml(lines.join('')));
+    const positions = points.map(([x, y, z]) => (z === undefined ? [x, y] : [x, y, z]));
+    expect(result.document.features[0]?.geometry).toEqual({ type: 'LineString', coordinates: positions });
+    expect(result.document.features[1]?.geometry).toEqual({ type: 'MultiLineString', coordinates: [positions, [[1, 2], [3, 4]]] });
+    // Written to a document file piece by piece: the same text.
+    const out = join(mkdtempSync(join(tmpdir(), 'mps-kml-')), 'document');
+    const writer = new FeatureFileWriter(out);
+    parseKml(new TextEncoder().encode(kml(lines.join(''))), { ...options, sink: writer });
+    writer.finish({ type: 'FeatureCollection', groups: [] });
+    const written = readFileSync(out, 'utf8').split('\n').slice(0, 2).map((line) => JSON.parse(line));
+    expect(written).toEqual(result.document.features);
+    rmSync(dirname(out), { recursive: true, force: true });
+    // The same problems, with the same words, as a short line.
+    const broken = `${text} 5,abc`;
+    const skipped = parse(kml(`<Placemark><name>Bad</name><LineString><coordinates>${broken}</coordinates></LineString></Placemark><Placemark><name>Ok</name><Point><coordinates>1,2</coordinates></Point></Placemark>`)).skipped;
+    expect(skipped[0]?.reason).toBe('placemark "Bad": LineString coordinates: "abc" is not a number');
+    expect(parseCoordinateList(broken)).toBe('"abc" is not a number');
   });
 
   it('turns a LinearRing on its own into a closed LineString', () => {

@@ -23,7 +23,8 @@ import { MAX_FEATURES, type Geometry, type MapDocument, type MapFeature, type Ma
 import type { SkippedItem } from '../../jobContracts.js';
 import { kmlColorToHex } from './color.js';
 import { parseNumber } from './numbers.js';
-import { closeRing, parseCoordinateList, parseSpacedPosition } from './positions.js';
+import { CompactCoordinates } from '../compactCoordinates.js';
+import { closeRing, parseCoordinateList, parseSpacedPosition, readCoordinateTuples } from './positions.js';
 import { setDataProperty } from './properties.js';
 import { shorten } from '../../geojson/json-data.js';
 import { readXml, type XmlHandler } from './sax.js';
@@ -88,9 +89,13 @@ const POLYGON = 2;
 
 interface Part {
   kind: typeof POINT | typeof LINE | typeof POLYGON;
-  coordinates: Position | Position[] | Position[][];
+  /** A long line's positions are kept compactly (CompactCoordinates), not as arrays. */
+  coordinates: Position | Position[] | Position[][] | CompactCoordinates;
   times?: string[];
 }
+
+/** Coordinate texts longer than this (about 40,000 positions) become CompactCoordinates. */
+const LONG_COORDINATES = 1024 * 1024;
 
 interface PlacemarkState {
   line: number;
@@ -507,6 +512,10 @@ class KmlHandler implements XmlHandler {
   private readCoordinates(placemark: PlacemarkState, raw: string, parent: string | undefined): void {
     const geometry = parent ?? 'geometry';
     if (parent !== 'Point' && parent !== 'LineString' && parent !== 'LinearRing') return;
+    if (parent === 'LineString' && raw.length > LONG_COORDINATES) {
+      this.readLongLine(placemark, raw);
+      return;
+    }
     const positions = parseCoordinateList(raw);
     if (typeof positions === 'string') {
       placemark.problem = `${geometry} coordinates: ${positions}`;
@@ -542,6 +551,20 @@ class KmlHandler implements XmlHandler {
     } else {
       placemark.problem = 'a Polygon has more than one outer ring';
     }
+  }
+
+  /** A long LineString (a recorded track, a detailed route): its positions go into compact storage. */
+  private readLongLine(placemark: PlacemarkState, raw: string): void {
+    const line = new CompactCoordinates(1);
+    line.openList();
+    const problem = readCoordinateTuples(raw, (lon, lat, alt) => line.addPosition(lon, lat, alt));
+    if (problem !== null) {
+      placemark.problem = `LineString coordinates: ${problem}`;
+      return;
+    }
+    const count = line.closeList();
+    if (count < 2) placemark.problem = `a LineString has ${plural(count, 'position')}; a line needs at least 2`;
+    else placemark.parts.push({ kind: LINE, coordinates: line });
   }
 
   private checkGeometryHadCoordinates(name: string): void {

@@ -30,12 +30,25 @@ function tokenAt(text: string, start: number, end: number): string {
  */
 export function parseCoordinateList(text: string): Position[] | string {
   const positions: Position[] = [];
+  const problem = readCoordinateTuples(text, (lon, lat, alt) => {
+    positions.push(Number.isNaN(alt) ? [lon, lat] : [lon, lat, alt]);
+  });
+  return problem ?? positions;
+}
+
+/**
+ * Reads a KML coordinate list tuple by tuple, handing each position to `add` (alt NaN when the
+ * tuple has none); a large list goes straight into compact storage this way. Returns null, or
+ * what is wrong.
+ */
+export function readCoordinateTuples(text: string, add: (lon: number, lat: number, alt: number) => void): string | null {
   const end = text.length;
   let at = 0;
+  let count = 0;
   for (;;) {
     while (at < end && isSpace(text.charCodeAt(at))) at++;
-    if (at >= end) return positions;
-    let count = 0;
+    if (at >= end) return null;
+    let values = 0;
     let lon = 0;
     let lat = 0;
     let alt = 0;
@@ -43,32 +56,29 @@ export function parseCoordinateList(text: string): Position[] | string {
       const value = scanNumber(text, at, end);
       if (Number.isNaN(value)) return `${tokenAt(text, at, end)} is not a number`;
       at = scanEnd;
-      if (count === 0) lon = value;
-      else if (count === 1) lat = value;
-      else if (count === 2) alt = value;
-      count++;
-      if (count > 3) return `position ${positions.length + 1} has more than 3 numbers`;
+      if (values === 0) lon = value;
+      else if (values === 1) lat = value;
+      else if (values === 2) alt = value;
+      values++;
+      if (values > 3) return `position ${count + 1} has more than 3 numbers`;
       let next = at;
       while (next < end && isSpace(text.charCodeAt(next))) next++;
       if (next < end && text.charCodeAt(next) === 44 /* , */) {
         at = next + 1;
         while (at < end && isSpace(text.charCodeAt(at))) at++;
-        if (at >= end) return `position ${positions.length + 1} ends with a comma`;
+        if (at >= end) return `position ${count + 1} ends with a comma`;
         continue;
       }
       if (at < end && !isSpace(text.charCodeAt(at))) return `${tokenAt(text, at, end)} is not a number`;
       at = next;
       break;
     }
-    if (count < 2) return `position ${positions.length + 1} has a single number; longitude and latitude are needed`;
+    if (values < 2) return `position ${count + 1} has a single number; longitude and latitude are needed`;
     const problem = lonLatProblem(lon, lat);
-    if (problem !== null) return `position ${positions.length + 1}: ${problem}`;
-    if (count === 3) {
-      if (!Number.isFinite(alt)) return `position ${positions.length + 1}: the altitude is not a finite number`;
-      positions.push([lon, lat, alt]);
-    } else {
-      positions.push([lon, lat]);
-    }
+    if (problem !== null) return `position ${count + 1}: ${problem}`;
+    if (values === 3 && !Number.isFinite(alt)) return `position ${count + 1}: the altitude is not a finite number`;
+    add(lon, lat, values === 3 ? alt : Number.NaN);
+    count++;
   }
 }
 
