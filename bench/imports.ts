@@ -43,6 +43,8 @@ function writeInputs(dir: string): Case[] {
     { name: 'KML', file: write('bench.kml', generate.kml(SIZE)), op: 'upload', fileType: 'kml', ogrArgs: ['-nln', 'all'] },
     { name: 'GPX', file: write('bench.gpx', generate.gpx(SIZE)), op: 'upload', fileType: 'gpx', ogrArgs: ['waypoints', 'tracks', '-nln', 'all'] },
     { name: 'GeoJSON', file: write('bench.geojson', generate.geojson(SIZE)), op: 'upload', fileType: 'geojson', ogrArgs: [] },
+    // One large feature: read from its bytes into typed arrays (issue 8), not as objects.
+    { name: 'GeoJSON MultiPolygon', file: write('bench-multipolygon.geojson', generate.multiPolygon(SIZE)), op: 'upload', fileType: 'geojson', ogrArgs: [] },
     { name: 'CSV', file: write('bench.csv', generate.csv(SIZE)), op: 'append', fileType: 'csv', ogrArgs: ['-oo', 'X_POSSIBLE_NAMES=lon', '-oo', 'Y_POSSIBLE_NAMES=lat'] },
     // ogr2ogr reads the sheet as a table; MakePoint gives it the same point geometry we build.
     {

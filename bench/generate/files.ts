@@ -80,3 +80,19 @@ export function tableRows(count: number): (string | number)[][] {
   }
   return rows;
 }
+
+/** One feature whose geometry is a MultiPolygon of many small polygons (a detailed coastline's islands). */
+export function multiPolygon(bytes: number): string {
+  const random = pseudoRandom(6);
+  const head = '{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"title":"Islands"},"geometry":{"type":"MultiPolygon","coordinates":[\n';
+  let first = true;
+  const body = fillTo(bytes - 6, head, '', () => {
+    const x = random() * 350 - 175;
+    const y = random() * 160 - 80;
+    const ring = [[x, y], [x + 0.01, y], [x + 0.01, y + 0.01], [x, y + 0.01], [x, y]].map(([a, b]) => `[${a!.toFixed(5)},${b!.toFixed(5)}]`);
+    const polygon = `${first ? '' : ','}[[${ring.join(',')}]]`;
+    first = false;
+    return polygon;
+  });
+  return `${body}]}}]}`;
+}
