@@ -4,6 +4,7 @@ import { openDatabase } from '../db/open.js';
 import { openBlobStore } from '../lib/blobs/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { createApp } from './app.js';
+import { closeArgumentThreads } from './argumentThreads.js';
 import { JobGateway } from './jobs.js';
 import { listen } from './server.js';
 
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
   });
   const server = await listen(createApp({ config, db, blobs: openBlobStore(config), jobs }), config.port, config.host);
   console.log(`API listening on ${config.host}:${config.port}, public URL ${config.publicUrl}`);
-  const stop = () => server.close(() => void Promise.all([jobs.close(), db.destroy()]).then(() => process.exit(0)));
+  const stop = () => server.close(() => void Promise.all([jobs.close(), db.destroy(), closeArgumentThreads()]).then(() => process.exit(0)));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

@@ -7,6 +7,7 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { createApp } from '../api/app.js';
+import { closeArgumentThreads } from '../api/argumentThreads.js';
 import { JobGateway } from '../api/jobs.js';
 import { mountOperatorEndpoint } from '../api/operatorEndpoint.js';
 import { listen } from '../api/server.js';
@@ -74,7 +75,7 @@ async function main(): Promise<void> {
     { extraRoutes: config.databaseUrl ? undefined : (router) => mountOperatorEndpoint(router, db, token) },
   );
   const server: Server = await listen(app, config.port, config.host);
-  cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+  cleanups.push(() => new Promise((resolve) => server.close(resolve)).then(closeArgumentThreads));
   if (!config.databaseUrl) {
     writeEmbeddedState(config.dataDir, { url: `http://127.0.0.1:${config.port}`, token, pid: process.pid });
     cleanups.push(async () => removeEmbeddedState(config.dataDir));

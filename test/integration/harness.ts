@@ -8,6 +8,7 @@ import path from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { inject } from 'vitest';
 import { createApp } from '../../api/app.js';
+import { closeArgumentThreads } from '../../api/argumentThreads.js';
 import { JobGateway } from '../../api/jobs.js';
 import { listen } from '../../api/server.js';
 import type { Logger } from '../../api/middleware/errors.js';
@@ -139,6 +140,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     },
     async stop() {
       await new Promise((resolve) => server.close(resolve));
+      await closeArgumentThreads();
       worker?.shutdown();
       await workerDone;
       await connection?.close();

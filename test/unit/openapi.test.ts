@@ -109,6 +109,37 @@ describe('OpenAPI document', () => {
     expect(post('map/append').requestBody!.required).toBe(true);
   });
 
+  it('gives every operation an example request and answer, in the place schemathesis reads them', () => {
+    for (const op of OPERATIONS) {
+      const operation = post(op.path) as OperationObject & Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+      expect(operation.responses['200']!.content['application/json'], op.path).toHaveProperty('example');
+      if (op.kind === 'json') expect(operation.requestBody!.content['application/json'], op.path).toHaveProperty('example');
+      else expect(argHeader(operation), op.path).toHaveProperty('example');
+      // The example arguments pass the operation's own schema.
+      expect(op.args.safeParse(op.example.args).success, op.path).toBe(true);
+    }
+  });
+
+  it('links map/upload answers to map/get, map/update and map/append', () => {
+    const links = (post('map/upload').responses['200'] as { links?: Record<string, Record<string, unknown>> }).links!;
+    expect(Object.values(links).map((link) => link.operationId).sort()).toEqual(['mapAppend', 'mapGet', 'mapUpdate']);
+    expect(links.GetMap).toMatchObject({ requestBody: { map_id: '$response.body#/id' } });
+    expect(links.AppendToMap).toMatchObject({ 'x-arguments': { header: ARG_HEADER, values: { map_id: '$response.body#/id' } } });
+  });
+
+  it('shows the GeoJSON model of the spec, dates as date-time and URLs as uri', () => {
+    const update = resolve(doc.components.schemas.MapUpdateArgs!);
+    expect(JSON.stringify(update.properties!.geojson)).toContain('#/components/schemas/MapGeoJSON');
+    const model = doc.components.schemas.MapGeoJSON as Schema & { required?: string[] };
+    expect(model.properties!.type!.enum).toEqual(['FeatureCollection']);
+    expect(model.required).toEqual(['type', 'features']);
+    expect(JSON.stringify(doc.components.schemas.Geometry)).toContain('MultiPolygon');
+    const get = doc.components.schemas.MapGetResult as Schema;
+    expect(get.properties!.created_date).toMatchObject({ format: 'date-time' });
+    expect(JSON.stringify(get.properties!.geojson)).toContain('#/components/schemas/MapGeoJSON');
+    expect(doc.components.schemas.MapSummary!.properties!.url).toMatchObject({ format: 'uri' });
+  });
+
   it('is plain JSON with every $ref resolvable', () => {
     const text = JSON.stringify(doc);
     for (const [, ref] of text.matchAll(/"\$ref":"([^"]+)"/g)) expect(() => resolve({ $ref: ref! })).not.toThrow();
