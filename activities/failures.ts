@@ -2,7 +2,7 @@
 // itself, become a non-retryable failure whose type is the error code, so the workflow and then
 // the API can answer with it. Anything else (a dropped connection, a restarting database) is
 // retried by the activity's retry policy.
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { DataRefused, TimeLimitReached } from '../db/errors.js';
 import { AppError } from '../lib/errors.js';
 import { mapTooLarge } from '../lib/geojson/sizeLimits.js';
@@ -25,7 +25,11 @@ export async function failingOnBadInput<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (caught) {
     const error = explained(caught);
-    if (error instanceof AppError) throw ApplicationFailure.nonRetryable(error.message, error.code);
+    // Bad input is an expected outcome, not a fault of the service: BENIGN keeps it out of the
+    // worker's warnings (Temporal logs benign failures at debug level).
+    if (error instanceof AppError) {
+      throw ApplicationFailure.create({ message: error.message, type: error.code, nonRetryable: true, category: ApplicationFailureCategory.BENIGN });
+    }
     throw error;
   }
 }

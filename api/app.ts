@@ -5,7 +5,7 @@ import Koa from 'koa';
 import { pingDb } from '../db/connection.js';
 import { AppError } from '../lib/errors.js';
 import type { ApiDeps } from './context.js';
-import { ReadSlots } from './largeReads.js';
+import { Turns } from './turns.js';
 import { authenticate } from './middleware/auth.js';
 import { drainOnError } from './middleware/drainOnError.js';
 import { apiErrors, type Logger } from './middleware/errors.js';
@@ -13,6 +13,7 @@ import { headerArgs } from './middleware/headerArgs.js';
 import { jsonArgs } from './middleware/jsonArgs.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { OPERATIONS } from './operations.js';
+import { CLIENT_STALLED } from './routes/map/get.js';
 import { COMMON_HEADERS } from './server.js';
 
 export interface AppOptions {
@@ -26,14 +27,19 @@ const consoleLogger: Logger = {
 };
 
 /** Errors of a client that went away while its answer was being sent: nothing to report. */
-const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
+const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED', CLIENT_STALLED]);
 
-/** Large maps read at once per API process, and how long a request waits for its turn. */
+/** Large maps read at once per API process. */
 const LARGE_READ_SLOTS = 2;
-const LARGE_READ_WAIT_MS = 20_000;
+/** Large JSON bodies (over 64 kB, up to the upload limit) held and read at once per API process. */
+const LARGE_BODY_SLOTS = 4;
+/** How long a request waits for its turn before it is answered server_busy. */
+const LARGE_WAIT_MS = 20_000;
+const LARGE_READS_BUSY = 'Many large maps are being read right now; please try again in a few seconds.';
+const LARGE_BODIES_BUSY = 'Many large requests are being read right now; please try again in a few seconds.';
 
 export function createApp(given: Omit<ApiDeps, 'largeReads'> & Partial<Pick<ApiDeps, 'largeReads'>>, options: AppOptions = {}): Koa {
-  const deps: ApiDeps = { ...given, largeReads: given.largeReads ?? new ReadSlots(LARGE_READ_SLOTS, LARGE_READ_WAIT_MS) };
+  const deps: ApiDeps = { ...given, largeReads: given.largeReads ?? new Turns(LARGE_READ_SLOTS, LARGE_WAIT_MS, LARGE_READS_BUSY) };
   const app = new Koa();
   app.proxy = true;
   const log = options.log ?? consoleLogger;
@@ -57,10 +63,11 @@ export function createApp(given: Omit<ApiDeps, 'largeReads'> & Partial<Pick<ApiD
   api.use(apiErrors(log));
 
   const drain = drainOnError(deps.config.maxUploadBytes);
+  const largeBodies = new Turns(LARGE_BODY_SLOTS, LARGE_WAIT_MS, LARGE_BODIES_BUSY);
   for (const operation of OPERATIONS) {
     const handle = (ctx: Koa.Context) => operation.handle(ctx, deps, ctx.state.args);
     if (operation.kind === 'json') {
-      api.post(`/${operation.path}`, authenticate(deps.db), jsonArgs(operation, deps.config.maxUploadBytes), handle);
+      api.post(`/${operation.path}`, drain, authenticate(deps.db), jsonArgs(operation, deps.config.maxUploadBytes, largeBodies), handle);
     } else {
       api.post(`/${operation.path}`, drain, authenticate(deps.db), headerArgs(operation), handle);
     }

@@ -7,7 +7,7 @@ import type { BlobStore } from '../lib/blobs/blobStore.js';
 import type { Config } from '../lib/config.js';
 import { AppError } from '../lib/errors.js';
 import type { JobGateway } from './jobs.js';
-import type { ReadSlots } from './largeReads.js';
+import type { Turns } from './turns.js';
 import type { Caller } from './middleware/auth.js';
 
 export interface ApiDeps {
@@ -16,7 +16,7 @@ export interface ApiDeps {
   blobs: BlobStore;
   jobs: JobGateway;
   /** Turns for reading large maps (made by createApp when not given). */
-  largeReads: ReadSlots;
+  largeReads: Turns;
 }
 
 export const callerOf = (ctx: Context): Caller => ctx.state.caller as Caller;

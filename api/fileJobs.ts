@@ -62,17 +62,22 @@ export interface FileJob {
   file: ReceivedFile | null;
 }
 
-/** Runs the workflow and waits for its result within bounds; then removes the received file. */
+/**
+ * Runs the workflow and waits for its result within bounds. The job this request starts takes
+ * over the received file and removes it when it ends (also when this client has gone away and
+ * a retry joins it); the file is removed here when no job of this request took it over.
+ */
 export async function runFileJob<R>(ctx: Context, { config, blobs, jobs }: ApiDeps, job: FileJob): Promise<R> {
+  let adopted = false;
   try {
     return await jobs.run<R>(job.workflowType, job.input, {
       workflowId: job.workflowId,
       waitMs: jobWaitMs(config),
       signal: clientGone(ctx),
       request: job.keyed ? fingerprint(job.operation, job.args, job.file) : undefined,
+      file: job.file ? { key: job.file.key, onAdopted: (byJob) => (adopted = byJob) } : undefined,
     });
   } finally {
-    // The workflow deletes its own blobs; this one is left over when a repeated key joined an earlier job.
-    if (job.file) await blobs.delete(job.file.key);
+    if (job.file && !adopted) await blobs.delete(job.file.key);
   }
 }

@@ -31,6 +31,12 @@ export interface RunOptions {
    * same id for another request is refused with idempotency_key_reused instead of being joined.
    */
   request?: string;
+  /**
+   * The request's file, which a job this request starts takes over (and removes when it ends,
+   * however it ends). `onAdopted` says whether it did: not when the request joined an earlier
+   * try's job, and not when the job was ended before any worker ran it.
+   */
+  file?: { key: string; onAdopted(adopted: boolean): void };
 }
 
 class NoWorker extends Error {}
@@ -91,7 +97,7 @@ export class JobGateway {
           // only a failed job may run again under the same id.
           workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
           workflowIdConflictPolicy: 'USE_EXISTING',
-          ...(options.request !== undefined ? { memo: { request: options.request } } : {}),
+          memo: { ...(options.request !== undefined ? { request: options.request } : {}), ...(options.file ? { file: options.file.key } : {}) },
           // A backstop only: the workflow ends itself by its processing limit and then removes its
           // files, which a workflow cut off by this timeout could not do.
           ...(options.waitMs !== null ? { workflowExecutionTimeout: options.waitMs + 5 * 60_000 } : {}),
@@ -104,19 +110,24 @@ export class JobGateway {
         throw new AppError('service_unavailable', UNAVAILABLE);
       }
     }
-    if (options.request !== undefined) await this.checkSameRequest(handle, options.request);
+    if (options.request === undefined) options.file?.onAdopted(true); // a fresh id: the job is this request's
+    else await this.checkSameRequest(handle, options.request, options.file);
     return this.await<R>(client, handle, options);
   }
 
-  /** The job under a client's key was started by the same request (this one, or an earlier try of it). */
-  private async checkSameRequest(handle: WorkflowHandle, request: string): Promise<void> {
-    let started: unknown;
+  /**
+   * The job under a client's key was started by the same request (this one, or an earlier try of
+   * it); whether it is this try's (then it has taken over this try's file).
+   */
+  private async checkSameRequest(handle: WorkflowHandle, request: string, file: RunOptions['file']): Promise<void> {
+    let memo: Record<string, unknown> | undefined;
     try {
-      started = (await handle.describe()).memo?.request;
+      memo = (await handle.describe()).memo;
     } catch {
       throw new AppError('service_unavailable', UNAVAILABLE);
     }
-    if (started !== request) {
+    file?.onAdopted(memo?.file === file.key);
+    if (memo?.request !== request) {
       throw new AppError(
         'idempotency_key_reused',
         'This Idempotency-Key was already used for a different request (another map, other arguments or another file); use a new key for a new request.',
@@ -144,7 +155,7 @@ export class JobGateway {
     try {
       return (await Promise.race([client.withAbortSignal(abort.signal, () => handle.result()), guards])) as R;
     } catch (error) {
-      throw await this.explain(handle, error);
+      throw await this.explain(handle, error, options);
     } finally {
       timers.forEach(clearTimeout);
       abort.abort();
@@ -152,10 +163,11 @@ export class JobGateway {
     }
   }
 
-  private async explain(handle: WorkflowHandle, error: unknown): Promise<AppError> {
+  private async explain(handle: WorkflowHandle, error: unknown, options: RunOptions): Promise<AppError> {
     if (error instanceof NoWorker) {
       // Never started: ended here, so a worker that comes back later cannot run it after this answer.
       await handle.terminate('no worker took this job up').catch(() => undefined);
+      options.file?.onAdopted(false); // it never ran, so it will not remove the file
       return new AppError('service_unavailable', 'No worker is processing jobs right now; please try again later.');
     }
     if (error instanceof WaitExpired) {

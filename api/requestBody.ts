@@ -75,15 +75,25 @@ export function through(source: Readable, transform: Transform): Transform {
   return transform;
 }
 
-/** The decoded body's bytes, at most maxBytes of them (null: no limit). */
-export async function readBody(ctx: Context, maxBytes: number | null, tooLarge: () => AppError): Promise<Buffer> {
+/**
+ * The decoded body's bytes, at most maxBytes of them (null: no limit). `threshold.reached` is
+ * awaited once when the body grows past `threshold.bytes` (before more of it is read).
+ */
+export async function readBody(
+  ctx: Context,
+  maxBytes: number | null,
+  tooLarge: () => AppError,
+  threshold?: { bytes: number; reached: () => Promise<void> },
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   const body = decodedBody(ctx);
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
+      const before = size;
       size += chunk.length;
       if (maxBytes !== null && size > maxBytes) throw tooLarge();
+      if (threshold && before <= threshold.bytes && size > threshold.bytes) await threshold.reached();
       chunks.push(chunk);
     }
   } catch (error) {

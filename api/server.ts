@@ -24,6 +24,9 @@ function refusal(error: NodeJS.ErrnoException): { message: string; code: string 
       message: `The request headers are larger than ${MAX_HEADER_BYTES / 1024} kB; send long texts in a JSON operation's body.`,
     };
   }
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return { code: 'request_timeout', message: 'The request did not arrive in time (its headers, or the whole of it).' };
+  }
   return { code: 'malformed_request', message: 'The request is not a well-formed HTTP request.' };
 }
 
@@ -32,6 +35,13 @@ function refusal(error: NodeJS.ErrnoException): { message: string; code: string 
  * read and dropped for a moment, so it sees this answer rather than a reset connection.
  */
 function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  // A response already under way on this connection (a pipelined request after it) is not to
+  // be broken into: the connection is closed, as Node does.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
   if (answered.has(socket) || !socket.writable) return;
   answered.add(socket);
   const { message, code } = refusal(error);

@@ -24,7 +24,11 @@ export const ABANDONED_COPY = 'map document stream closed early';
 /** Knex's warnings, but for the connections given up on purpose. */
 const log = {
   warn(message: string) {
-    if (!String(message).includes(ABANDONED_COPY)) console.warn(message);
+    const text = String(message);
+    if (text.includes(ABANDONED_COPY)) return;
+    // "Acquire connection error: <stack>" when the pool is exhausted: the first line says it all
+    // (the request is answered server_busy).
+    console.warn(text.startsWith('Acquire connection error') ? text.split('\n')[0] : text);
   },
 };
 

@@ -216,9 +216,10 @@ export async function insertMap(db: Db, map: NewMap): Promise<MapRecord> {
       if (done) return (await findMapRecord(trx, Number(done.map_id)))!;
     }
     await timeLeft(trx, map.deadline);
-    const shortName = await freeShortName(trx, map.ownerId, map.shortNameBase);
+    // The document first: the owner's short names stay locked only for the moment of the insert.
     await stageJson(trx, map.geojson());
     await timeLeft(trx, map.deadline);
+    const shortName = await freeShortName(trx, map.ownerId, map.shortNameBase);
     const inserted = await trx.raw(
       `insert into maps (owner_id, short_name, title, description, basemap, visibility, geojson, content_bytes)
        select ?, ?, ?, ?, ?, ?, doc, ? from ${STAGED_JSON} returning id`,

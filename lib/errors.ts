@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   invalid_content_encoding: 'The request body is compressed with a Content-Encoding the service does not read (it reads gzip, deflate and br), or is not valid data in it.',
   headers_too_large: 'The request headers are larger than the service accepts (1 MB in all).',
   malformed_request: 'The request is not a well-formed HTTP request.',
+  request_timeout: 'The request did not arrive in time.',
   invalid_arguments: 'An argument is missing, has the wrong type or a value that is not allowed.',
   map_not_found: 'No map with this id exists, or the caller may not see it.',
   permission_denied: 'The caller may see the map but not make this change (only the owner changes visibility and the short name).',

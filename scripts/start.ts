@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
-import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { NativeConnection, Runtime } from '@temporalio/worker';
 import { createApp } from '../api/app.js';
 import { closeArgumentThreads } from '../api/argumentThreads.js';
 import { JobGateway } from '../api/jobs.js';
@@ -16,6 +16,7 @@ import { openBlobStore } from '../lib/blobs/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { waitFor } from '../lib/waitFor.js';
 import { createMapsWorker } from '../workers/createWorker.js';
+import { workerLogger } from '../workers/logger.js';
 import { ensureSchedules } from '../workers/schedules.js';
 import { removeEmbeddedState, writeEmbeddedState } from './embeddedState.js';
 import { startTemporalDevServer, type DevServer } from './temporalDevServer.js';
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
   cleanups.push(() => jobs.close());
   await waitFor('the Temporal server', () => jobs.ping(), 60_000);
 
-  Runtime.install({ logger: new DefaultLogger(config.logLevel === 'debug' ? 'INFO' : 'WARN'), shutdownSignals: [] });
+  Runtime.install({ logger: workerLogger(config.logLevel === 'debug' ? 'INFO' : 'WARN'), shutdownSignals: [] });
   const connection = await NativeConnection.connect({ address });
   const worker = await createMapsWorker({
     connection,

@@ -1,11 +1,12 @@
 // The worker entry point of the scaled-out shape: polls the `maps` task queue. Needs
 // DATABASE_URL and TEMPORAL_ADDRESS, and the same blob storage as the API.
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { NativeConnection, Runtime } from '@temporalio/worker';
 import { openDatabase } from '../db/open.js';
 import { openBlobStore } from '../lib/blobs/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { createMapsWorker } from './createWorker.js';
+import { workerLogger } from './logger.js';
 import { ensureSchedules } from './schedules.js';
 
 async function main(): Promise<void> {
@@ -13,7 +14,7 @@ async function main(): Promise<void> {
   if (!config.databaseUrl || !config.temporalAddress) {
     throw new ConfigError('The worker entry point needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs the embedded service).');
   }
-  Runtime.install({ logger: new DefaultLogger(config.logLevel === 'debug' ? 'INFO' : 'WARN') });
+  Runtime.install({ logger: workerLogger(config.logLevel === 'debug' ? 'INFO' : 'WARN') });
   const db = await openDatabase(config);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   const worker = await createMapsWorker({

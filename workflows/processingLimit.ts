@@ -4,6 +4,7 @@
 // with processing_timeout. The final database write gets the same deadline and enforces it
 // itself (PostgreSQL cancels a statement that would run past it and the transaction rolls back
 // whole), so a map is never written after its request was answered with a timeout.
+import { ApplicationFailureCategory } from '@temporalio/common';
 import { ApplicationFailure, CancellationScope, sleep } from '@temporalio/workflow';
 
 const TIMED_OUT = Symbol('timed out');
@@ -15,10 +16,12 @@ export function deadlineOf(limitMs: number | null): number | null {
 
 export function processingTimeout(limitMs: number): ApplicationFailure {
   const seconds = Math.round(limitMs / 1000);
-  return ApplicationFailure.nonRetryable(
-    `Processing the file took longer than the limit of ${seconds} second${seconds === 1 ? '' : 's'}.`,
-    'processing_timeout',
-  );
+  return ApplicationFailure.create({
+    message: `Processing the file took longer than the limit of ${seconds} second${seconds === 1 ? '' : 's'}.`,
+    type: 'processing_timeout',
+    nonRetryable: true,
+    category: ApplicationFailureCategory.BENIGN,
+  });
 }
 
 export async function withProcessingLimit<T>(deadline: number | null, limitMs: number | null, work: () => Promise<T>): Promise<T> {

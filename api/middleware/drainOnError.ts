@@ -1,7 +1,8 @@
-// File operations may fail before their body is read (bad key, bad arguments, a map the caller
-// may not change). Answering while the client is still sending makes many HTTP clients report
-// a reset connection instead of our JSON error, so the rest of the body is read and discarded
-// first, up to the upload limit and a few seconds; past that the connection is closed.
+// An operation may fail before its body is read, or in the middle of it (bad key, bad arguments,
+// a map the caller may not change, a corrupt compressed body). Answering while the client is
+// still sending makes many HTTP clients report a reset connection instead of our JSON error, so
+// the rest of the body is read and discarded first, up to the upload limit and a few seconds;
+// past that the connection is closed.
 import type { Context, Middleware } from 'koa';
 
 const DRAIN_TIMEOUT_MS = 10_000;

@@ -126,6 +126,7 @@ class CoordinateReader {
  */
 export function readCoordinates(json: JsonBytes, at: number | undefined, type: CoordinateType, prefix: string): CompactCoordinates {
   const reader = new CoordinateReader(json, type, prefix);
+  if (at !== undefined) json.read(at);
   switch (type) {
     case 'Point':
       reader.position(at, -1, -1, -1);

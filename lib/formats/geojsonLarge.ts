@@ -33,6 +33,7 @@ function geometryAt(json: JsonBytes, at: number | undefined, name: string, colle
     throw new Problem(geometryProblem.notObject(name));
   }
   const members = json.members(at, READ_BY_GEOMETRY);
+  json.read(at); // its members are checked one by one (or left to their readers)
   const type = valueOf(json, members.get('type'));
   const bbox = readBBox(valueOf(json, members.get('bbox')));
   let geometry: CompactGeometry;
@@ -41,6 +42,7 @@ function geometryAt(json: JsonBytes, at: number | undefined, name: string, colle
     if (depth > MAX_COLLECTION_DEPTH) throw new Problem(geometryProblem.tooDeep(name));
     const list = members.get('geometries');
     if (list === undefined || json.kind(list) !== 'list') throw new Problem(geometryProblem.geometriesNotList(prefix));
+    json.read(list);
     const geometries: Geometry[] = [];
     json.items(list, (start, index) => {
       geometries.push(geometryAt(json, start, `${prefix}geometries[${index}]`, depth));
@@ -83,7 +85,7 @@ export function parseLargeFeature(bytes: Uint8Array, base: number, index: number
     const at = json.space(0);
     if (json.kind(at) !== 'object') failInvalid(`feature index ${index} is not an object`);
     const members = json.members(at, READ_BY_FEATURE);
-    return featureFrom(
+    const feature = featureFrom(
       {
         type: valueOf(json, members.get('type')),
         geometry: () => geometryAt(json, members.get('geometry'), 'geometry', 0),
@@ -93,6 +95,8 @@ export function parseLargeFeature(bytes: Uint8Array, base: number, index: number
       id,
       groupIds,
     );
+    json.checkUnread();
+    return feature;
   });
 }
 
@@ -119,5 +123,6 @@ function readSingleFeature(json: JsonBytes): MapFeature | null {
       : { type: 'Feature', geometry: () => geometryAt(json, at, 'geometry', 0), properties: {} };
   const feature = featureFrom(parts, 0, id, new Set<GroupId>());
   if (feature.id < 0) feature.id = ids.take();
+  json.checkUnread();
   return feature;
 }

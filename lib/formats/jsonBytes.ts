@@ -34,6 +34,9 @@ const isDigit = (byte: number | undefined): boolean => byte !== undefined && byt
 const POWERS_OF_TEN = Array.from({ length: 23 }, (_, n) => 10 ** n);
 
 export class JsonBytes {
+  /** Values members() went past by their brackets only, not yet read and checked by a reader. */
+  private readonly unchecked = new Set<number>();
+
   constructor(
     readonly bytes: Uint8Array,
     /** Where bytes[0] is in the file, for messages. */
@@ -102,9 +105,10 @@ export class JsonBytes {
       }
       if (c < ZERO || c > NINE) return this.slowNumber(start, end); // an exponent
       if (digits > 0 || c !== ZERO) digits++;
-      if (digits > 15) return this.slowNumber(start, end);
-      mantissa = mantissa * 10 + (c - ZERO);
       if (fraction) scale++;
+      // Past 15 significant digits the integer is not exact; past 10^22 the power is not.
+      if (digits > 15 || scale > 22) return this.slowNumber(start, end);
+      mantissa = mantissa * 10 + (c - ZERO);
     }
     const value = scale === 0 ? mantissa : mantissa / POWERS_OF_TEN[scale]!;
     return negative ? -value : value;
@@ -233,7 +237,8 @@ export class JsonBytes {
 
   /**
    * The members of the object at `at`: name → where its value starts (the last of a repeated
-   * name counts, as in JSON.parse). Every value is checked here but those named in `checkedLater`.
+   * name counts, as in JSON.parse). Every value is checked here but those named in `checkedLater`,
+   * which a reader reads (`read`) or checkUnread checks.
    */
   members(at: number, checkedLater: ReadonlySet<string> = NONE): Map<string, number> {
     const members = new Map<string, number>();
@@ -245,7 +250,10 @@ export class JsonBytes {
       const nameEnd = this.stringEnd(nameStart);
       const name = JSON.parse(Buffer.from(this.bytes.buffer, this.bytes.byteOffset + nameStart, nameEnd - nameStart).toString('utf8')) as string;
       members.set(name, valueStart);
-      i = this.space(checkedLater.has(name) ? this.skip(valueStart) : this.valueEnd(valueStart));
+      if (checkedLater.has(name)) {
+        this.unchecked.add(valueStart);
+        i = this.space(this.skip(valueStart));
+      } else i = this.space(this.valueEnd(valueStart));
       if (this.bytes[i] === COMMA) {
         i = this.space(i + 1);
         continue;
@@ -253,6 +261,20 @@ export class JsonBytes {
       if (this.bytes[i] !== CLOSE_OBJECT) this.fail(i, '"," or "}"');
       return members;
     }
+  }
+
+  /** A reader has read the value at `at` whole, its grammar included. */
+  read(at: number): void {
+    this.unchecked.delete(at);
+  }
+
+  /**
+   * Checks the grammar of every value members() went past that no reader read (a repeated
+   * name's earlier value, a member no reader wants): JSON.parse would have refused the text.
+   */
+  checkUnread(): void {
+    for (const at of this.unchecked) this.valueEnd(at);
+    this.unchecked.clear();
   }
 
   /**

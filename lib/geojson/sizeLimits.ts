@@ -14,7 +14,7 @@ export const MAX_FEATURE_BYTES = 32 * MB;
 const megabytes = (bytes: number): string => `${Math.ceil((bytes / MB) * 10) / 10} MB`;
 
 export function mapTooLarge(bytes?: number): AppError {
-  const size = bytes === undefined ? 'larger than that' : megabytes(bytes);
+  const size = bytes === undefined ? `more than ${MAX_MAP_BYTES / MB} MB` : megabytes(bytes);
   return new AppError(
     'map_too_large',
     `The map would hold ${size} of GeoJSON; a map may hold at most ${MAX_MAP_BYTES / MB} MB. Split the content over several maps.`,

@@ -167,6 +167,54 @@ describe('idempotency keys belong to one request', () => {
   });
 });
 
+describe('a retry after the client went away', () => {
+  let slow: TestService;
+  beforeAll(async () => {
+    // Parsing waits a moment, so the first try's client is gone before the job reads its file.
+    slow = await startTestService({ faults: { beforeParse: () => new Promise((resolve) => setTimeout(resolve, 1_000)) } });
+  });
+  afterAll(() => slow.stop());
+
+  it('joins the job the first try started, which still has its file', async () => {
+    const { key: slowKey } = await slow.newUser();
+    const file = JSON.stringify(featureCollection(50));
+    const headers = { authorization: `Token ${slowKey}`, 'service-api-arg': JSON.stringify({ file_type: 'geojson', visibility: 'private' }), 'idempotency-key': 'gone' };
+    const controller = new AbortController();
+    const first = fetch(`${slow.url}/api/1/map/upload`, { method: 'POST', headers, body: file, signal: controller.signal }).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    controller.abort();
+    await first;
+    const retry = await fetch(`${slow.url}/api/1/map/upload`, { method: 'POST', headers, body: file });
+    const answer = (await retry.json()) as Record<string, unknown>;
+    expect(answer.error).toBeUndefined();
+    expect(answer.import).toEqual({ features: 50, skipped: [] });
+    expect((await slow.call('map/list', slowKey)).owner).toHaveLength(1);
+    await expect.poll(() => fs.readdirSync(path.join(slow.blobDir, 'uploads'))).toEqual([]);
+    expect(slow.internalErrors).toEqual([]);
+  });
+});
+
+describe('a body that breaks off in the middle', () => {
+  it('is answered with the JSON error, not a reset connection, on a JSON operation too', async () => {
+    const corrupt = Buffer.concat([gzipSync(Buffer.from('{"map_id":1}')).subarray(0, 10), Buffer.alloc(12 * 1024 * 1024, 7)]);
+    // A client that sends its whole body before it reads the answer (as Python's http.client does).
+    const { hostname, port } = new URL(service.url);
+    const answer = await new Promise<{ text: string; error?: string }>((resolve) => {
+      const chunks: Buffer[] = [];
+      const socket = net.connect(Number(port), hostname, () => {
+        socket.write(`POST /api/1/map/update HTTP/1.1\r\nHost: x\r\nAuthorization: Token ${key}\r\nContent-Encoding: gzip\r\nContent-Length: ${corrupt.length}\r\n\r\n`);
+        socket.write(corrupt, () => socket.end());
+      });
+      socket.on('data', (chunk) => chunks.push(chunk));
+      socket.on('error', (error) => resolve({ text: Buffer.concat(chunks).toString(), error: error.message }));
+      socket.on('close', () => resolve({ text: Buffer.concat(chunks).toString() }));
+    });
+    expect(answer.error).toBeUndefined();
+    expect(answer.text).toMatch(/^HTTP\/1.1 200/);
+    expectError(JSON.parse(answer.text.slice(answer.text.indexOf('{'))), 'invalid_content_encoding');
+  });
+});
+
 describe('headers of every answer', () => {
   it('say nosniff everywhere and no-store on API answers, success, failure and streamed map alike', async () => {
     const id = (await service.send('map/upload', key, { file_type: 'empty', visibility: 'private' })).id as number;

@@ -10,6 +10,7 @@ import { inject } from 'vitest';
 import { createApp } from '../../api/app.js';
 import { closeArgumentThreads } from '../../api/argumentThreads.js';
 import { JobGateway } from '../../api/jobs.js';
+import type { Turns } from '../../api/turns.js';
 import { listen } from '../../api/server.js';
 import type { Logger } from '../../api/middleware/errors.js';
 import type { FaultHooks } from '../../activities/deps.js';
@@ -55,6 +56,8 @@ export interface TestServiceOptions {
   temporalAddress?: string;
   noWorkerAfterMs?: number;
   faults?: FaultHooks;
+  /** Turns for large map reads (default: the service's). */
+  largeReads?: Turns;
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -98,7 +101,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
 
   const internalErrors: unknown[] = [];
   const log: Logger = { error: (_message, error) => internalErrors.push(error) };
-  const server: Server = await listen(createApp({ config, db, blobs, jobs }, { log }), port, '127.0.0.1');
+  const server: Server = await listen(createApp({ config, db, blobs, jobs, largeReads: options.largeReads }, { log }), port, '127.0.0.1');
   const url = `http://127.0.0.1:${port}`;
 
   const auth = (key: string | null): Record<string, string> => (key ? { authorization: `Token ${key}` } : {});

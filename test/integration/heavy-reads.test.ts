@@ -1,7 +1,9 @@
 // Reading large maps must not starve anyone (issue 8): 16 clients reading a large map at once
 // took RSS to 3.9 GB, six of them failed with internal_error (no database connection) and another
 // user's map/list took 11 s. Answers now stream, and large reads take turns.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { Turns } from '../../api/turns.js';
 import { featureCollection, startTestService, type TestService } from './harness.js';
 
 let service: TestService;
@@ -10,7 +12,8 @@ let mapId: number;
 let mapBytes: number;
 
 beforeAll(async () => {
-  service = await startTestService();
+  // Readers that stop taking their answer are cut off after 1.5 s here (30 s in the service).
+  service = await startTestService({ largeReads: new Turns(2, 20_000, 'busy', 1_500) });
   ({ key } = await service.newUser());
   // About 12 MB of GeoJSON: points with long titles.
   const document = featureCollection(60_000);
@@ -106,4 +109,55 @@ describe('large maps read by many at once', () => {
     expect(performance.now() - started).toBeLessThan(10_000);
     expect(service.internalErrors).toEqual([]);
   });
+
+  it.runIf(inject('databaseUrl') !== null)('gives every connection back when clients go away before their answer starts', async () => {
+    const small = (await service.send('map/upload', key, { file_type: 'geojson', visibility: 'public' }, JSON.stringify(featureCollection(100)))).id as number;
+    const { hostname, port } = new URL(service.url);
+    const body = JSON.stringify({ map_id: small });
+    const request = `POST /api/1/map/get HTTP/1.1\r\nHost: x\r\nAuthorization: Token ${key}\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    // Hold the handlers up (map/get reads map_members) while their clients go away, then let them go on.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const locker = service.db.transaction(async (trx) => {
+      await trx.raw('lock table map_members in access exclusive mode');
+      await held;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const sockets = Array.from({ length: 8 }, () => {
+      const socket = net.connect(Number(port), hostname, () => socket.write(request));
+      socket.on('error', () => {});
+      return socket;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    for (const socket of sockets) socket.resetAndDestroy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    await locker;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Every connection is back in the pool: none is left with a reader that will never come back.
+    const pool = service.db.client.pool as { numUsed(): number };
+    expect(pool.numUsed()).toBe(0);
+    expect((await service.call('map/get', key, { map_id: small })).id).toBe(small);
+    expect(service.internalErrors).toEqual([]);
+  }, 60_000);
+
+  it('cuts off readers that stop taking their answer, so their turns go to others', async () => {
+    const { hostname, port } = new URL(service.url);
+    const body = JSON.stringify({ map_id: mapId });
+    const request = `POST /api/1/map/get HTTP/1.1\r\nHost: x\r\nAuthorization: Token ${key}\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    // Two clients take both turns and never read their 12 MB answers.
+    const stalled = Array.from({ length: 2 }, () => {
+      const socket = net.connect(Number(port), hostname, () => socket.write(request));
+      socket.pause();
+      return socket;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = performance.now();
+    const map = await service.call('map/get', key, { map_id: mapId });
+    expect(map.geojson.features).toHaveLength(60_000);
+    // Served once the stalled answers were cut off (1.5 s here), long before a turn's wait runs out (20 s).
+    expect(performance.now() - started).toBeLessThan(10_000);
+    for (const socket of stalled) socket.destroy();
+    expect(service.internalErrors).toEqual([]);
+  }, 60_000);
 });

@@ -51,7 +51,10 @@ function random(seed: number) {
   return { next, int, pick };
 }
 
-const NUMBERS = ['0', '-0', '1', '-1', '12.5', '179.999999', '-180', '180', '180.0000001', '90', '-90.5', '1e2', '1E-3', '2.5e+1', '1e400', '-1e400', '0.1234567890123456789', '123456789012345678', '4.9e-324'];
+const NUMBERS = [
+  '0', '-0', '1', '-1', '12.5', '179.999999', '-180', '180', '180.0000001', '90', '-90.5', '1e2', '1E-3', '2.5e+1', '1e400', '-1e400',
+  '0.1234567890123456789', '123456789012345678', '4.9e-324', '0.0000000000000000000000000', '-0.00000000766200240697400', '1e-400', '-0.0', '0e5',
+];
 const NOT_NUMBERS = ['"1"', 'null', 'true', '[1]', '{"a":1}', '[]', '"x\\u0041"'];
 
 function numberText(r: ReturnType<typeof random>, broken: boolean): string {
@@ -149,6 +152,21 @@ describe('large GeoJSON features read from bytes', () => {
       const result = byBytes(text);
       expect(result, broken).toMatch(/^invalid_geojson: the file is not valid JSON: .* \(in feature index 3\)$/);
     }
+  });
+
+  it('refuses what JSON.parse refuses in members no reader uses (shadowed, or of no use to the geometry)', () => {
+    for (const text of [
+      '{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1 2 ]},"geometry":{"type":"Point","coordinates":[3,4]}}',
+      '{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1,2],"geometries":[nul, tru}}}',
+      '{"type":"Feature","properties":{},"geometry":{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[1,2]}],"coordinates":[1 2 x]}}',
+    ]) {
+      expect(() => JSON.parse(text)).toThrow();
+      expect(byBytes(text), text).toMatch(/^invalid_geojson: the file is not valid JSON/);
+    }
+    const single = '{"type":"Feature","coordinates":[1 2],"properties":{},"geometry":{"type":"Point","coordinates":[1,2]}}';
+    expect(() => parseLargeSingleFeature(Buffer.from(single))).toThrow(/not valid JSON/);
+    const bare = '{"type":"Point","geometry":[1 2],"coordinates":[1,2]}';
+    expect(() => parseLargeSingleFeature(Buffer.from(bare))).toThrow(/not valid JSON/);
   });
 
   it('reads a file that is one large Feature or bare geometry as the whole-file path does', () => {

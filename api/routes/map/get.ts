@@ -4,21 +4,41 @@ import { mapDocumentText } from '../../../db/documentStream.js';
 import { readMapDetail } from '../../../db/maps.js';
 import { AppError } from '../../../lib/errors.js';
 import { callerOf, mapFor } from '../../context.js';
-import { LARGE_READ_BYTES } from '../../largeReads.js';
 import { defineOperation } from '../../operation.js';
 import { mapGeoJson, mapId, mapSummary } from '../../schemas.js';
 import { mapDetailJson } from '../../views.js';
 
+/** The error a stalled reader's answer ends with (not an internal error: app.ts leaves it out of the log). */
+export const CLIENT_STALLED = 'ERR_CLIENT_STALLED';
+
+/** Maps above this many bytes of GeoJSON are large reads: they take a turn (ApiDeps.largeReads). */
+const LARGE_READ_BYTES = 1024 * 1024;
+
 const notFound = (id: number) => new AppError('map_not_found', `There is no map with the id ${id}.`);
 
-/** The document's text, from its first piece on: a failure to start reading it is still an error answer. */
-async function startedText(pieces: AsyncGenerator<Buffer>, mapId: number): Promise<AsyncGenerator<Buffer>> {
-  const first = await pieces.next();
-  if (first.done) throw notFound(mapId); // deleted in the meantime
-  return (async function* () {
-    yield first.value;
-    yield* pieces;
-  })();
+/**
+ * The answer as a stream whose end, however it comes (all sent, the client gone, the client
+ * stalled), ends the document's stream too (which gives its database connection back) and frees
+ * the read's turn. A client that takes nothing for `stallMs` is cut off.
+ */
+function answerStream(parts: AsyncIterable<Buffer | string>, document: AsyncGenerator<Buffer>, release: () => void, stallMs: number): Readable {
+  let watchdog: NodeJS.Timeout | undefined;
+  const body: Readable = Readable.from(
+    (async function* () {
+      for await (const part of parts) {
+        clearTimeout(watchdog);
+        watchdog = setTimeout(() => body.destroy(Object.assign(new Error('the client stopped reading'), { code: CLIENT_STALLED })), stallMs);
+        yield part;
+      }
+    })(),
+    { objectMode: false },
+  );
+  body.once('close', () => {
+    clearTimeout(watchdog);
+    release();
+    void document.return(undefined);
+  });
+  return body;
 }
 
 /** map/get: every field of the map, for anyone who may view it; the document streams out. */
@@ -75,14 +95,20 @@ export const operation = defineOperation(import.meta.url, {
     const detail = await readMapDetail(db, map_id);
     if (!detail) throw notFound(map_id);
     const release = detail.contentBytes > LARGE_READ_BYTES ? await largeReads.take() : () => {};
+    const document = mapDocumentText(db, map_id);
     try {
-      const geojson = await startedText(mapDocumentText(db, map_id), map_id);
-      const body = Readable.from(mapDetailJson(config.publicUrl, detail, geojson), { objectMode: false });
-      body.once('close', release);
+      // The first piece is read here: a failure to start reading is still an error answer.
+      const first = await document.next();
+      if (first.done) throw notFound(map_id); // deleted in the meantime
+      const geojson = (async function* () {
+        yield first.value;
+        yield* document;
+      })();
       ctx.type = 'application/json';
-      ctx.body = body;
+      ctx.body = answerStream(mapDetailJson(config.publicUrl, detail, geojson), document, release, largeReads.stallMs);
     } catch (error) {
       release();
+      await document.return(undefined);
       throw error;
     }
   },

@@ -1,19 +1,21 @@
-// Reading a large map is the heaviest thing a client can ask of the API (a 64 MB answer holds a
-// database connection while it streams). A few may run at once in each API process; the rest
-// wait their turn, and a request that waits too long is answered server_busy, so other
-// requests keep their connections and their speed.
+// Turns for the heaviest things a client can ask of an API process: reading a large map (a
+// 64 MB answer holds a database connection while it streams) and sending a large JSON body (held
+// in memory until its request ends). A few may run at once; the rest wait their turn, and a
+// request that waits too long is answered server_busy, so other requests keep their memory,
+// their connections and their speed.
 import { AppError } from '../lib/errors.js';
 
-/** Maps above this many bytes of GeoJSON count as large reads. */
-export const LARGE_READ_BYTES = 1024 * 1024;
-
-export class ReadSlots {
+export class Turns {
   private free: number;
   private readonly waiting: (() => void)[] = [];
 
   constructor(
     slots: number,
     private readonly maxWaitMs: number,
+    /** What a request that waited too long is told. */
+    private readonly busy: string,
+    /** A reader that takes no more of its answer for this long is cut off (its turn held a slot and a connection). */
+    readonly stallMs = 30_000,
   ) {
     this.free = slots;
   }
@@ -31,7 +33,7 @@ export class ReadSlots {
       };
       const timer = setTimeout(() => {
         this.waiting.splice(this.waiting.indexOf(turn), 1);
-        reject(new AppError('server_busy', 'Many large maps are being read right now; please try again in a few seconds.'));
+        reject(new AppError('server_busy', this.busy));
       }, this.maxWaitMs);
       this.waiting.push(turn);
     });
