@@ -15,7 +15,9 @@ const digits = z
   .transform(Number);
 
 export const mapId = z
-  .union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), digits])
+  .union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), digits], {
+    error: 'must be a map id: a positive whole number, or a string of up to 15 digits',
+  })
   .describe('The id of a map (a number; a string of digits is accepted too)');
 
 /**

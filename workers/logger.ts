@@ -3,10 +3,11 @@
 // The SDK already logs BENIGN activity failures at debug level; a failed workflow it always
 // warns about, with a stack trace, for every refused file.
 import { format } from 'node:util';
-import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
+import { ApplicationFailureCategory } from '@temporalio/common';
 import { DefaultLogger, type LogEntry, type LogLevel } from '@temporalio/worker';
 
-const benign = (error: unknown): boolean => error instanceof ApplicationFailure && error.category === ApplicationFailureCategory.BENIGN;
+/** By its category, not its class: the workflow's failures come from the workflow bundle's own copy of the SDK. */
+const benign = (error: unknown): boolean => (error as { category?: unknown } | undefined)?.category === ApplicationFailureCategory.BENIGN;
 
 function write({ level, timestampNanos, message, meta }: LogEntry): void {
   const time = new Date(Number(timestampNanos / 1_000_000n)).toISOString();
