@@ -4,9 +4,10 @@ import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import { isErrorCode } from '../lib/errors.js';
 import { processingTimeout } from './processingLimit.js';
 
-/** A refusal of the request's input: an expected outcome (BENIGN: see workers/logger.ts). */
-export const badInput = (message: string, type: string): ApplicationFailure =>
-  ApplicationFailure.create({ message, type, nonRetryable: true, category: ApplicationFailureCategory.BENIGN });
+/** A refusal of the request's input: an expected outcome (BENIGN; workers/logger.ts knows this function's name). */
+export function badInput(message: string, type: string): ApplicationFailure {
+  return ApplicationFailure.create({ message, type, nonRetryable: true, category: ApplicationFailureCategory.BENIGN });
+}
 
 /**
  * The failure the workflow ends with: an activity's bad-input failure as is (a timeout, from the

@@ -14,6 +14,7 @@ export function deadlineOf(limitMs: number | null): number | null {
   return limitMs === null ? null : Date.now() + limitMs;
 }
 
+/** The processing limit's failure (BENIGN; workers/logger.ts knows this function's name). */
 export function processingTimeout(limitMs: number): ApplicationFailure {
   const seconds = Math.round(limitMs / 1000);
   return ApplicationFailure.create({
