@@ -16,25 +16,41 @@ const LARGE_READ_BYTES = 1024 * 1024;
 
 const notFound = (id: number) => new AppError('map_not_found', `There is no map with the id ${id}.`);
 
+/** After the watchdog fires: a moment for the client's pending reads (a busy event loop runs timers before I/O). */
+const STALL_CONFIRM_MS = 1_000;
+
 /**
  * The answer as a stream whose end, however it comes (all sent, the client gone, the client
  * stalled), ends the document's stream too (which gives its database connection back) and frees
- * the read's turn. A client that takes nothing for `stallMs` is cut off.
+ * the read's turn. A client that asks for nothing more for `stallMs` is cut off; the time the
+ * service itself takes to produce the next piece does not count.
  */
 function answerStream(parts: AsyncIterable<Buffer | string>, document: AsyncGenerator<Buffer>, release: () => void, stallMs: number): Readable {
   let watchdog: NodeJS.Timeout | undefined;
+  let confirm: NodeJS.Timeout | undefined;
+  let pulls = 0;
+  const stop = () => {
+    clearTimeout(watchdog);
+    clearTimeout(confirm);
+  };
   const body: Readable = Readable.from(
     (async function* () {
       for await (const part of parts) {
-        clearTimeout(watchdog);
-        watchdog = setTimeout(() => body.destroy(Object.assign(new Error('the client stopped reading'), { code: CLIENT_STALLED })), stallMs);
+        const asked = pulls;
+        watchdog = setTimeout(() => {
+          confirm = setTimeout(() => {
+            if (pulls === asked) body.destroy(Object.assign(new Error('the client stopped reading'), { code: CLIENT_STALLED }));
+          }, STALL_CONFIRM_MS);
+        }, stallMs);
         yield part;
+        pulls++; // the client asked for more
+        stop();
       }
     })(),
     { objectMode: false },
   );
   body.once('close', () => {
-    clearTimeout(watchdog);
+    stop();
     release();
     void document.return(undefined);
   });
