@@ -10,8 +10,9 @@ import { FeatureFileWriter } from '../lib/formats/documentFile.js';
 import { fileInput } from '../lib/formats/input.js';
 import { capSkipped } from '../lib/formats/skipped.js';
 import type { ExtractedMedia, ParseOptions } from '../lib/formats/types.js';
-import type { MediaRefs } from '../db/maps.js';
-import type { ImportFileType, SkippedItem } from '../lib/jobContracts.js';
+import type { ImportFileType } from '../lib/jobContracts.js';
+import type { SkippedItem } from '../lib/formats/skipped.js';
+import type { MediaRefs } from '../lib/maps.js';
 
 export interface ParserTask {
   fileType: ImportFileType;

@@ -5,7 +5,7 @@ import { findImages } from '../db/media.js';
 import { AppError } from '../lib/errors.js';
 import type { MediaLinks } from '../lib/formats/linkMedia.js';
 import { mediaPlaceholder, type ExtractedMedia } from '../lib/formats/types.js';
-import type { SkippedItem } from '../lib/jobContracts.js';
+import type { SkippedItem } from '../lib/formats/skipped.js';
 import { featureImage } from '../lib/media/fields.js';
 import { derivedMediaId } from '../lib/media/ids.js';
 import { storeImage, storeMarker } from '../lib/media/store.js';

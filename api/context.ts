@@ -1,7 +1,8 @@
 // What every route handler gets: the dependencies of the API process and helpers on them.
 import type { Context } from 'koa';
 import type { Db } from '../db/connection.js';
-import { findMapRecord, findMembership, type MapRecord } from '../db/maps.js';
+import { findMapRecord, findMembership } from '../db/maps.js';
+import type { MapRecord } from '../lib/maps.js';
 import { accessTo, canEdit, canView, type Access } from '../lib/access.js';
 import type { BlobStore } from '../lib/blobs/blobStore.js';
 import type { Config } from '../lib/config.js';

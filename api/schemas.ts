@@ -6,7 +6,7 @@ import { mapGeoJsonSchema } from './geojsonSchema.js';
 import { mediaReferences, parseMapDocument } from '../lib/geojson/model.js';
 import { isObjectRecord, stringProblem } from '../lib/geojson/json-data.js';
 import { checkMapBytes } from '../lib/geojson/sizeLimits.js';
-import type { MediaRefs } from '../db/maps.js';
+import type { MediaRefs } from '../lib/maps.js';
 
 /** Up to 15 digits: every such number is exact in JavaScript (a longer one could name another map). */
 const digits = z

@@ -1,5 +1,5 @@
 // How maps look in answers: the spec's field names, URLs from PUBLIC_URL, dates in ISO 8601 UTC.
-import type { MapDetail } from '../db/maps.js';
+import type { MapDetail } from '../lib/maps.js';
 import type { ImportSummary, MapSummaryData } from '../lib/jobContracts.js';
 import { mapUrl } from '../lib/mapSummary.js';
 

@@ -7,41 +7,11 @@ import { translating } from './errors.js';
 import { documentText } from '../lib/formats/documentFile.js';
 import { setOwn } from '../lib/geojson/json-data.js';
 import type { DocumentHead } from '../lib/geojson/model.js';
+import type { MapDetail, MapRecord, MediaRefs, MemberRole, Visibility } from '../lib/maps.js';
 import { STAGED_JSON, stageJson, type JsonText } from './stagedJson.js';
 
 export type { JsonText } from './stagedJson.js';
 
-export type Visibility = 'public' | 'unlisted' | 'private' | 'select';
-export type MemberRole = 'editor' | 'viewer';
-
-export interface MapRecord {
-  id: number;
-  ownerId: number;
-  owner: string;
-  shortName: string;
-  title: string;
-  description: string;
-  basemap: string;
-  visibility: Visibility;
-  collaborate: boolean;
-  createdAt: Date;
-  modifiedAt: Date;
-}
-
-export interface MediaRefs {
-  images: string[];
-  markers: string[];
-}
-
-/** A map with everything map/get shows but its document (which streams: see documentStream.ts). */
-export interface MapDetail extends MapRecord {
-  /** Bytes of the document's GeoJSON text. */
-  contentBytes: number;
-  editors: string[];
-  viewers: string[];
-  images: string[];
-  markers: string[];
-}
 
 const recordColumns = [
   'm.id',

@@ -1,6 +1,6 @@
 // Who may see and change a map. Editors count only while the map has collaboration on;
 // viewers only while its visibility is `select`.
-import type { MapRecord, MemberRole } from '../db/maps.js';
+import type { MapRecord, MemberRole } from './maps.js';
 
 export type Access = 'owner' | 'editor' | 'viewer' | 'none';
 

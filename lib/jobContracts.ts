@@ -1,6 +1,9 @@
 // The persisted contract between the API, the workflows and the activities: names, inputs and
 // results. Pure data only: workflow code imports this file, so it may not import Node modules.
-import type { MediaRefs, Visibility } from '../db/maps.js';
+import type { SkippedItem } from './formats/skipped.js';
+import type { MediaRefs, Visibility } from './maps.js';
+
+export type { SkippedItem };
 
 export const UPLOAD_FILE_TYPES = ['empty', 'kml', 'gpx', 'geojson'] as const;
 export const APPEND_FILE_TYPES = ['kml', 'gpx', 'geojson', 'csv', 'excel'] as const;
@@ -15,12 +18,6 @@ export interface MapSummaryData {
   shortName: string;
   title: string;
   visibility: Visibility;
-}
-
-export interface SkippedItem {
-  reason: string;
-  /** Row (tables) or line (text formats) where the item starts, when known. */
-  line?: number;
 }
 
 export interface ImportSummary {

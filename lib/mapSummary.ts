@@ -1,4 +1,4 @@
-import type { MapRecord } from '../db/maps.js';
+import type { MapRecord } from './maps.js';
 import type { MapSummaryData } from './jobContracts.js';
 
 export const summaryOf = (map: MapRecord): MapSummaryData => ({

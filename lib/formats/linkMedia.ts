@@ -2,7 +2,7 @@
 // extracted from an archive appear as placeholders (types.ts); `image` properties that carry
 // only an id (table imports of a map export) get their size and colours from the stored image.
 import type { MapFeature } from '../geojson/model.js';
-import type { SkippedItem } from '../jobContracts.js';
+import type { SkippedItem } from './skipped.js';
 import type { FeatureImage } from '../media/fields.js';
 import { shorten } from '../geojson/json-data.js';
 

@@ -3,7 +3,13 @@
 // fill the parser's memory nor the summary (it travels through Temporal). Parsers collect with a
 // SkipList; capSkipped caps a list again after notes are added to it, counting what an earlier
 // closing item counted.
-import type { SkippedItem } from '../jobContracts.js';
+
+/** An item an import left out or changed, and why. */
+export interface SkippedItem {
+  reason: string;
+  /** Row (tables) or line (text formats) where the item starts, when known. */
+  line?: number;
+}
 
 /** At most this many skipped items are reported one by one; the rest are counted in a last entry. */
 export const MAX_REPORTED_SKIPS = 100;

@@ -2,7 +2,7 @@
 // parser thread, and never fetch anything.
 import type { MapDocument, MapFeature } from '../geojson/model.js';
 import type { ParserInput } from './input.js';
-import type { SkippedItem } from '../jobContracts.js';
+import type { SkippedItem } from './skipped.js';
 import { materialized } from './jsonPieces.js';
 
 /**

@@ -2,6 +2,7 @@
 // be appended wherever they are (inside PostgreSQL by the append repository, which never loads
 // the map's features into this process).
 import { AppError } from '../errors.js';
+import { IntegerIds } from './integerIds.js';
 import { setOwn } from './json-data.js';
 import { RESERVED_TOP_LEVEL_KEYS, type DocumentHead, type GroupId, type MapFeature, type MapGroup } from './model.js';
 
@@ -26,28 +27,6 @@ export interface GroupAppendPlan {
   assignAll?: GroupId;
   /** Appended features without a group go into this group (new_group with subgroups). */
   ungroupedTo?: GroupId;
-}
-
-/**
- * Hands out integer ids above `max` (starting at max + 1, at least 1). Should that pass
- * Number.MAX_SAFE_INTEGER it fills unused gaps from 1 upwards, asking `isUsed`.
- */
-export class IntegerIds {
-  private next: number;
-  private gap = 1;
-
-  constructor(
-    max: number,
-    private readonly isUsed: (id: number) => boolean,
-  ) {
-    this.next = Math.max(max, 0) + 1;
-  }
-
-  take(): number {
-    if (this.next <= Number.MAX_SAFE_INTEGER) return this.next++;
-    while (this.isUsed(this.gap)) this.gap++;
-    return this.gap++;
-  }
 }
 
 export function planGroupAppend(

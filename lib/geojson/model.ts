@@ -13,7 +13,7 @@ import {
   stringProblem,
   withLocation,
 } from './json-data.js';
-import { IntegerIds } from './appendPlan.js';
+import { IntegerIds } from './integerIds.js';
 import { copyGeometry, type Geometry } from './geometry.js';
 
 export type {
@@ -332,7 +332,6 @@ export function parseMapDocument(input: unknown): MapDocument {
   return document;
 }
 
-export type { AppendOptions } from './appendPlan.js';
 
 /** Adds the image id (`properties.image.id`) and marker id (`properties.marker_id`) a feature references. */
 export function collectMediaReferences(feature: MapFeature, images: Set<string>, markers: Set<string>): void {

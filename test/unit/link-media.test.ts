@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseMapDocument } from '../../lib/geojson/model.js';
 import { imageToResolve, linkFeatureMedia } from '../../lib/formats/linkMedia.js';
-import type { SkippedItem } from '../../lib/jobContracts.js';
+import type { SkippedItem } from '../../lib/formats/skipped.js';
 
 const doc = () =>
   parseMapDocument({

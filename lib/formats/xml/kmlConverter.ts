@@ -20,7 +20,7 @@
 // - NetworkLinks, overlays and every href are never fetched.
 import { AppError } from '../../errors.js';
 import { MAX_FEATURES, type Geometry, type MapDocument, type MapFeature, type MapGroup, type Position } from '../../geojson/model.js';
-import type { SkippedItem } from '../../jobContracts.js';
+import type { SkippedItem } from '../skipped.js';
 import { kmlColorToHex } from './color.js';
 import { parseNumber } from './numbers.js';
 import { CompactCoordinates } from '../compactCoordinates.js';
