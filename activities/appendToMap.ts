@@ -1,50 +1,81 @@
 // Appends a parsed document to a map under the map's row lock (no concurrent append is lost).
-// Only the map's groups and largest feature id are read into this process; the appended
-// features stream from the document file into the database, one at a time where their ids or
-// groups change, as stored where they do not. Safe to retry: the request id makes the change
-// happen at most once.
-import { appendDocument, findMapRecord, findMembership } from '../db/maps.js';
-import { accessTo, canEdit, canView } from '../lib/access.js';
+// Only the map's head and next feature id are read into this process; the appended feature rows
+// stream from the document file into the database: as the parser wrote them when they keep
+// their ids and groups (the first import into a map), with their ids changed in the text
+// otherwise, parsed and written again only where their group changes. Safe to retry: the
+// request id makes the change happen at most once.
+import { findMapWithRole } from '../db/maps.js';
+import { appendFeatures, type PreparedAppend } from '../db/mapFeatures.js';
+import { requireMapAccess } from '../lib/access.js';
 import { AppError } from '../lib/errors.js';
-import { planAppend } from '../lib/geojson/appendPlan.js';
-import { featureArrayOf, featureBytes, featuresArrayText, readDocumentHead, readFeatures } from '../lib/formats/documentFile.js';
-import { MAX_FEATURES, type MapFeature, type MapGroup } from '../lib/geojson/model.js';
+import { appendedHead, planAppend, type AppendPlan } from '../lib/geojson/appendPlan.js';
+import { readDocumentHead, readRows, rowLineBytes, type DocumentFile, type DocumentFileSource } from '../lib/formats/documentFile.js';
+import { rowLine } from '../lib/formats/featureRows.js';
+import { MAX_FEATURES, type DocumentHead } from '../lib/geojson/model.js';
 import { checkMapBytes } from '../lib/geojson/sizeLimits.js';
 import type { AppendParsedInput, AppendParsedResult } from '../lib/jobContracts.js';
 import { summaryOf } from '../lib/mapSummary.js';
 import type { ActivityDeps } from './deps.js';
 import { failingOnBadInput } from './failures.js';
 
-async function* mapEach(features: AsyncIterable<MapFeature>, place: (feature: MapFeature) => MapFeature): AsyncGenerator<MapFeature> {
-  for await (const feature of features) yield place(feature);
+const PIECE_CHARS = 64 * 1024;
+
+/** The file's rows placed into the map, as lines; counts the bytes of their texts and the largest id. */
+function placedLines(source: DocumentFileSource, file: DocumentFile, plan: AppendPlan) {
+  const written = { featureBytes: 0, maxId: 0 };
+  async function* lines(): AsyncGenerator<string> {
+    let piece: string[] = [];
+    let chars = 0;
+    for await (const row of readRows(source, file)) {
+      const placed = plan.placeRow(row);
+      written.featureBytes += Buffer.byteLength(placed.text);
+      if (placed.id > written.maxId) written.maxId = placed.id;
+      const line = rowLine(placed);
+      piece.push(line);
+      chars += line.length;
+      if (chars >= PIECE_CHARS) {
+        yield piece.join(''); // one stream chunk per line would cost more than the COPY of it
+        piece = [];
+        chars = 0;
+      }
+    }
+    if (piece.length > 0) yield piece.join('');
+  }
+  return { lines: lines(), written };
 }
 
 export function makeAppendToMap({ db, blobs }: ActivityDeps) {
   return async function appendToMap(input: AppendParsedInput): Promise<AppendParsedResult> {
     return failingOnBadInput(async () => {
-      const map = await findMapRecord(db, input.mapId);
-      const access = map ? accessTo(map, input.userId, await findMembership(db, input.mapId, input.userId)) : 'none';
-      if (!canView(access)) throw new AppError('map_not_found', `There is no map with the id ${input.mapId}.`);
-      if (!canEdit(access)) throw new AppError('permission_denied', 'Only the owner and editors may change this map.');
-      const file = { key: input.parsed.parsedKey, featuresBytes: input.parsed.featuresBytes };
-      const head = await readDocumentHead(blobs, file); // the document without its features
-      const added = input.parsed.features;
-      const outcome = await appendDocument(db, {
+      requireMapAccess(await findMapWithRole(db, input.mapId, input.userId), input.mapId, input.userId, 'edit');
+      const parsed = input.parsed;
+      const file = { key: parsed.parsedKey, rowBytes: parsed.rowBytes };
+      const fileHead = await readDocumentHead(blobs, file); // the document without its features
+      const outcome = await appendFeatures(db, {
         mapId: input.mapId,
         requestId: input.requestId,
-        prepare: (current) => {
-          const total = current.featureCount + added;
+        prepare: (current): PreparedAppend => {
+          const total = current.featureCount + parsed.features;
           if (total > MAX_FEATURES) {
             throw new AppError('too_many_features', `The map would have ${total} items; a map holds at most ${MAX_FEATURES}.`);
           }
-          const target = { groups: current.groups as MapGroup[], maxFeatureId: current.maxFeatureId };
-          const plan = planAppend(target, head, { newGroupTitle: input.newGroup, keepSubgroups: input.keepSubgroups });
-          // Features that keep their ids (1, 2, 3 … after none) and groups go in as stored.
-          const unchanged = plan.keepsGroups && input.parsed.sequentialIds && current.maxFeatureId === 0;
-          const features = unchanged
-            ? featuresArrayText(featureBytes(blobs, file))
-            : featureArrayOf(mapEach(readFeatures(blobs, file), plan.placeFeature));
-          return { features, groupsToAdd: plan.groupsToAdd, extras: plan.extras, media: input.parsed.media, added };
+          const mapHead = JSON.parse(current.head) as DocumentHead;
+          const plan = planAppend({ groups: mapHead.groups ?? [], nextFeatureId: current.nextFeatureId }, fileHead, {
+            newGroupTitle: input.newGroup,
+            keepSubgroups: input.keepSubgroups,
+          });
+          const head = JSON.stringify(appendedHead(mapHead, plan));
+          const common = { head, added: parsed.features, media: parsed.media };
+          if (plan.keepsGroups && parsed.sequentialIds && current.nextFeatureId === 1) {
+            // The features keep their ids (1, 2, 3 …) and groups: they go in as the parser wrote them.
+            return {
+              ...common,
+              lines: rowLineBytes(blobs, file),
+              written: () => ({ featureBytes: parsed.featureBytes, nextFeatureId: parsed.maxFeatureId + 1 }),
+            };
+          }
+          const placed = placedLines(blobs, file, plan);
+          return { ...common, lines: placed.lines, written: () => ({ featureBytes: placed.written.featureBytes, nextFeatureId: placed.written.maxId + 1 }) };
         },
         checkSize: checkMapBytes,
         deadline: input.deadline,

@@ -4,10 +4,11 @@ import { findUserById } from '../db/users.js';
 import { insertMap } from '../db/maps.js';
 import { DEFAULT_BASEMAP } from '../lib/basemaps.js';
 import { AppError } from '../lib/errors.js';
-import { documentBytes, documentText, featureBytes, featuresArrayText, readDocumentHead } from '../lib/formats/documentFile.js';
+import { documentBytes, readDocumentHead, rowLineBytes } from '../lib/formats/documentFile.js';
 import { checkMapBytes } from '../lib/geojson/sizeLimits.js';
-import { emptyMapDocument } from '../lib/geojson/model.js';
+import { emptyMapDocument, type DocumentHead } from '../lib/geojson/model.js';
 import type { CreateMapInput, MapSummaryData } from '../lib/jobContracts.js';
+import type { MapContent } from '../lib/maps.js';
 import { shortNameBase } from '../lib/shortName.js';
 import { summaryOf } from '../lib/mapSummary.js';
 import type { ActivityDeps } from './deps.js';
@@ -20,15 +21,26 @@ export function makeCreateMap({ db, blobs }: ActivityDeps) {
     return failingOnBadInput(async () => {
       const owner = await findUserById(db, input.ownerId);
       if (!owner) throw new AppError('invalid_api_key', 'The account that sent this upload no longer exists.');
-      // The parsed document streams into the database as the text it is stored as: never
-      // parsed again or held whole in this process.
+      // The parsed feature rows stream into the database as the parser wrote them: never parsed
+      // again or held whole in this process.
       const parsed = input.parsed;
-      const file = parsed ? { key: parsed.parsedKey, featuresBytes: parsed.featuresBytes } : undefined;
-      const { features: _none, ...emptyHead } = emptyMapDocument();
-      const head = file ? await readDocumentHead(blobs, file) : emptyHead;
-      const geojson = () => documentText(head, file ? featuresArrayText(featureBytes(blobs, file)) : ['[]']);
-      const contentBytes = documentBytes(head, file?.featuresBytes ?? 0);
-      checkMapBytes(contentBytes);
+      let content: MapContent;
+      if (parsed) {
+        const file = { key: parsed.parsedKey, rowBytes: parsed.rowBytes };
+        const head = await readDocumentHead(blobs, file);
+        checkMapBytes(documentBytes(head, parsed.featureBytes, parsed.features));
+        content = {
+          head: JSON.stringify(head),
+          lines: () => rowLineBytes(blobs, file),
+          featureCount: parsed.features,
+          featureBytes: parsed.featureBytes,
+          nextFeatureId: parsed.maxFeatureId + 1,
+          media: parsed.media,
+        };
+      } else {
+        const { features: _none, ...head } = emptyMapDocument();
+        content = { head: JSON.stringify(head satisfies DocumentHead), lines: () => [], featureCount: 0, featureBytes: 0, nextFeatureId: 1, media: { images: [], markers: [] } };
+      }
       const title = input.settings.title?.trim() || input.parsed?.name || DEFAULT_MAP_TITLE;
       const record = await insertMap(db, {
         ownerId: input.ownerId,
@@ -37,10 +49,7 @@ export function makeCreateMap({ db, blobs }: ActivityDeps) {
         description: input.settings.description ?? '',
         basemap: DEFAULT_BASEMAP,
         visibility: input.settings.visibility,
-        geojson,
-        contentBytes,
-        media: input.parsed?.media ?? { images: [], markers: [] },
-        featureCount: input.parsed?.features ?? 0,
+        content,
         requestId: input.requestId,
         deadline: input.deadline,
       });

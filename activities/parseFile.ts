@@ -31,7 +31,8 @@ export function makeParseFile(deps: ActivityDeps, parsers: ParserPool) {
           { fileType: input.fileType, inputFile, outputFile, options: { publicUrl } },
           context.cancellationSignal,
         );
-        let file: DocumentFile = { key: (await blobs.adoptFile(REQUEST_PREFIXES.parsed, outputFile)).key, featuresBytes: parsed.featuresBytes };
+        let file: DocumentFile = { key: (await blobs.adoptFile(REQUEST_PREFIXES.parsed, outputFile)).key, rowBytes: parsed.rowBytes };
+        let featureBytes = parsed.featureBytes;
         let { skipped, references } = parsed;
         if (parsed.media.length > 0 || parsed.imageIds.length > 0) {
           try {
@@ -40,6 +41,7 @@ export function makeParseFile(deps: ActivityDeps, parsers: ParserPool) {
             skipped = capSkipped([...skipped, ...notes, ...linked.notes]);
             references = linked.references;
             file = linked.file;
+            featureBytes = linked.featureBytes;
           } catch (error) {
             await blobs.delete(file.key);
             throw error;
@@ -47,7 +49,9 @@ export function makeParseFile(deps: ActivityDeps, parsers: ParserPool) {
         }
         return {
           parsedKey: file.key,
-          featuresBytes: file.featuresBytes,
+          rowBytes: file.rowBytes,
+          featureBytes,
+          maxFeatureId: parsed.maxFeatureId,
           features: parsed.features,
           skipped,
           media: references,
@@ -67,7 +71,7 @@ async function linkDocumentMedia(
   { blobs }: ActivityDeps,
   file: DocumentFile,
   links: MediaLinks,
-): Promise<{ file: DocumentFile; notes: SkippedItem[]; references: MediaRefs }> {
+): Promise<{ file: DocumentFile; featureBytes: number; notes: SkippedItem[]; references: MediaRefs }> {
   const notes: SkippedItem[] = [];
   const outputFile = await blobs.scratchFile();
   const writer = new FeatureFileWriter(outputFile);
@@ -76,11 +80,12 @@ async function linkDocumentMedia(
       linkFeatureMedia(feature, links, notes);
       writer.add(feature);
     }
-    const { featuresBytes } = writer.finish(await readDocumentHead(blobs, file));
+    const { rowBytes, featureBytes } = writer.finish(await readDocumentHead(blobs, file));
     const stored = await blobs.adoptFile(REQUEST_PREFIXES.parsed, outputFile);
     await blobs.delete(file.key);
     return {
-      file: { key: stored.key, featuresBytes },
+      file: { key: stored.key, rowBytes },
+      featureBytes,
       notes,
       references: writer.references(),
     };

@@ -26,8 +26,11 @@ export interface ParserTask {
 export type ParserThreadResult =
   | {
       ok: true;
-      /** Bytes of the feature lines in the document file. */
-      featuresBytes: number;
+      /** Bytes of the feature row lines in the document file. */
+      rowBytes: number;
+      /** Bytes of the features' JSON texts. */
+      featureBytes: number;
+      maxFeatureId: number;
       sequentialIds: boolean;
       features: number;
       skipped: SkippedItem[];
@@ -74,10 +77,12 @@ async function parse({ fileType, inputFile, outputFile, options }: ParserTask): 
   try {
     const { document, skipped, media, name } = await parser(fileInput(inputFile), { ...options, sink: writer });
     const { features: _none, ...head } = document;
-    const { featuresBytes } = writer.finish(head);
+    const { rowBytes, featureBytes } = writer.finish(head);
     return {
       ok: true,
-      featuresBytes,
+      rowBytes,
+      featureBytes,
+      maxFeatureId: writer.maxId,
       sequentialIds: writer.sequentialIds,
       features: writer.count,
       skipped: capSkipped(skipped),

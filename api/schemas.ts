@@ -3,10 +3,10 @@
 // file under routes/.
 import { z } from 'zod';
 import { mapGeoJsonSchema } from './geojsonSchema.js';
-import { mediaReferences, parseMapDocument } from '../lib/geojson/model.js';
+import { contentOfDocument } from '../lib/formats/documentContent.js';
+import { parseMapDocument } from '../lib/geojson/model.js';
 import { isObjectRecord, stringProblem } from '../lib/geojson/json-data.js';
-import { checkMapBytes } from '../lib/geojson/sizeLimits.js';
-import type { MediaRefs } from '../lib/maps.js';
+import type { MapContent } from '../lib/maps.js';
 
 /** Up to 15 digits: every such number is exact in JavaScript (a longer one could name another map). */
 const digits = z
@@ -43,13 +43,6 @@ export const title = text(500);
 export const description = text(100_000);
 export const shortName = text(200).describe('A preference; the final short name is returned');
 
-/** A map document, validated and ready to store: its JSON text, its size and what it references. */
-export interface PreparedDocument {
-  text: string;
-  bytes: number;
-  media: MediaRefs;
-}
-
 /**
  * map/update's `geojson`: checked by the document model (lib/geojson/model.ts, whose messages
  * name the first problem) into the text that is stored. The OpenAPI document shows it as the
@@ -57,13 +50,7 @@ export interface PreparedDocument {
  */
 export const geojsonArgument = z
   .custom<Record<string, unknown>>(isObjectRecord, { message: 'must be a GeoJSON FeatureCollection object' })
-  .transform((value): PreparedDocument => {
-    const document = parseMapDocument(value);
-    const documentText = JSON.stringify(document);
-    const bytes = Buffer.byteLength(documentText);
-    checkMapBytes(bytes);
-    return { text: documentText, bytes, media: mediaReferences(document) };
-  })
+  .transform((value): MapContent => contentOfDocument(parseMapDocument(value)))
   .meta({ documentedAs: 'MapGeoJSON' });
 
 export const mapSummary = z.object({

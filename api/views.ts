@@ -22,7 +22,7 @@ export function mapFileView(publicUrl: string, map: MapSummaryData, imported?: I
  * The map/get answer as JSON text, in pieces: the fields, then the document's text as the
  * database sends it (a large map is never parsed, serialised or held whole on its way out).
  */
-export async function* mapDetailJson(publicUrl: string, map: MapDetail, geojson: AsyncIterable<Buffer>): AsyncGenerator<Buffer | string> {
+export async function* mapDetailJson(publicUrl: string, map: MapDetail, geojson: AsyncIterable<Buffer | string>): AsyncGenerator<Buffer | string> {
   const fields = JSON.stringify({
     ...mapSummaryView(publicUrl, map),
     description: map.description,

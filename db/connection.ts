@@ -18,7 +18,7 @@ export interface DbOptions {
   poolMax?: number;
 }
 
-/** What a connection given up in the middle of a COPY is marked with (documentStream.ts). */
+/** What a connection given up in the middle of a COPY is marked with (copy.ts). */
 export const ABANDONED_COPY = 'map document stream closed early';
 
 /** Knex's warnings, but for the connections given up on purpose. */

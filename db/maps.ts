@@ -1,17 +1,14 @@
-// Maps, their members and the media they reference. Every GeoJSON write also updates the
-// map's map_media rows in the same transaction (rewritten on replace, added to on append).
+// Maps: their settings, members, and whole contents (a new map, a replaced content). The
+// features themselves are rows of map_features (./mapFeatures.ts writes single features and
+// appends; ./mapDocument.ts reads a whole document); every content write also keeps the map's
+// map_media rows exact in the same transaction (./mapMedia.ts).
 import type { Knex } from 'knex';
 import type { Db } from './connection.js';
+import { copyFeatureRows } from './copy.js';
 import { timeLeft, stillInTime, type Deadline } from './deadline.js';
 import { translating } from './errors.js';
-import { documentText } from '../lib/formats/documentFile.js';
-import { setOwn } from '../lib/geojson/json-data.js';
-import type { DocumentHead } from '../lib/geojson/model.js';
-import type { MapDetail, MapRecord, MediaRefs, MemberRole, Visibility } from '../lib/maps.js';
-import { STAGED_JSON, stageJson, type JsonText } from './stagedJson.js';
-
-export type { JsonText } from './stagedJson.js';
-
+import { addMedia, replaceMedia } from './mapMedia.js';
+import type { MapContent, MapDetail, MapRecord, MemberRole, Visibility } from '../lib/maps.js';
 
 const recordColumns = [
   'm.id',
@@ -25,6 +22,7 @@ const recordColumns = [
   'm.collaborate',
   'm.created_at',
   'm.modified_at',
+  'm.content_bytes',
 ];
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -40,6 +38,7 @@ const toRecord = (row: any): MapRecord => ({
   collaborate: row.collaborate,
   createdAt: new Date(row.created_at),
   modifiedAt: new Date(row.modified_at),
+  contentBytes: Number(row.content_bytes),
 });
 
 const mapsWithOwner = (db: Knex | Knex.Transaction) =>
@@ -50,9 +49,14 @@ export async function findMapRecord(db: Db | Knex.Transaction, mapId: number): P
   return row ? toRecord(row) : undefined;
 }
 
-export async function findMembership(db: Db, mapId: number, userId: number): Promise<MemberRole | undefined> {
-  const row = await db('map_members').select('role').where({ map_id: mapId, user_id: userId }).first();
-  return row?.role;
+/** The map with the user's member role in it (undefined: not a member), in one query. */
+export async function findMapWithRole(db: Db, mapId: number, userId: number): Promise<{ map: MapRecord; role: MemberRole | undefined } | undefined> {
+  const row = await mapsWithOwner(db)
+    .leftJoin('map_members as mm', (on) => on.on('mm.map_id', 'm.id').andOnVal('mm.user_id', userId))
+    .select('mm.role')
+    .where('m.id', mapId)
+    .first();
+  return row ? { map: toRecord(row), role: (row.role ?? undefined) as MemberRole | undefined } : undefined;
 }
 
 export async function setMembership(db: Db, mapId: number, userId: number, role: MemberRole | null): Promise<void> {
@@ -74,8 +78,8 @@ export async function setVisibility(db: Db, mapId: number, visibility: Visibilit
   await db('maps').where({ id: mapId }).update({ visibility });
 }
 
-export async function readMapDetail(db: Db, mapId: number): Promise<MapDetail | undefined> {
-  const row = await mapsWithOwner(db).select('m.content_bytes').where('m.id', mapId).first();
+export async function readMapDetail(db: Db | Knex.Transaction, mapId: number): Promise<MapDetail | undefined> {
+  const row = await mapsWithOwner(db).where('m.id', mapId).first();
   if (!row) return undefined;
   const [members, media] = await Promise.all([
     db('map_members as mm')
@@ -89,7 +93,6 @@ export async function readMapDetail(db: Db, mapId: number): Promise<MapDetail | 
   const idsOf = (kind: string) => media.filter((m) => m.kind === kind).map((m) => m.media_id as string);
   return {
     ...toRecord(row),
-    contentBytes: Number(row.content_bytes),
     editors: namesOf('editor'),
     viewers: namesOf('viewer'),
     images: idsOf('image'),
@@ -140,22 +143,21 @@ async function freeShortName(
   }
 }
 
-/** Replaces the map's map_media rows. */
-async function writeMedia(trx: Knex.Transaction, mapId: number, media: MediaRefs): Promise<void> {
-  await trx('map_media').where({ map_id: mapId }).delete();
-  await addMedia(trx, mapId, media);
+/**
+ * Streams a content's feature rows into map_features for the map (its rows, if it had any, are
+ * gone already). The count is checked: a document file that lost lines never becomes a map.
+ */
+async function writeFeatureRows(trx: Knex.Transaction, mapId: number, content: MapContent): Promise<void> {
+  const written = await copyFeatureRows(trx, mapId, content.lines());
+  if (written !== content.featureCount) throw new Error(`${written} feature rows written for ${content.featureCount} features`);
 }
 
-/** Adds map_media rows (those the map has already stay as they are). */
-async function addMedia(trx: Knex.Transaction, mapId: number, media: MediaRefs): Promise<void> {
-  const rows = [
-    ...media.images.map((id) => ({ map_id: mapId, kind: 'image', media_id: id })),
-    ...media.markers.map((id) => ({ map_id: mapId, kind: 'marker', media_id: id })),
-  ];
-  for (let i = 0; i < rows.length; i += 1000) {
-    await trx('map_media').insert(rows.slice(i, i + 1000)).onConflict(['map_id', 'kind', 'media_id']).ignore();
-  }
-}
+/** The maps columns a content sets. */
+const contentColumns = (content: MapContent) => ({
+  head: content.head,
+  feature_count: content.featureCount,
+  features_bytes: content.featureBytes,
+});
 
 export interface NewMap {
   ownerId: number;
@@ -164,15 +166,8 @@ export interface NewMap {
   description: string;
   basemap: string;
   visibility: Visibility;
-  /**
-   * The map document as JSON text (validated by the caller), streamed into the database; a
-   * function, because a retried transaction reads it again.
-   */
-  geojson: () => JsonText;
-  /** Bytes of that text. */
-  contentBytes: number;
-  media: MediaRefs;
-  featureCount: number;
+  /** The map's content (validated by the caller; its rows stream into the database). */
+  content: MapContent;
   /** When given, creating twice with the same id returns the first map. */
   requestId?: string;
   /** The write is cancelled and rolled back when it would end later (a file request's processing limit). */
@@ -186,22 +181,28 @@ export async function insertMap(db: Db, map: NewMap): Promise<MapRecord> {
       if (done) return (await findMapRecord(trx, Number(done.map_id)))!;
     }
     await timeLeft(trx, map.deadline);
-    // The document first: the owner's short names stay locked only for the moment of the insert.
-    await stageJson(trx, map.geojson());
+    const mapId = Number((await trx.raw("select nextval(pg_get_serial_sequence('maps', 'id')) as id")).rows[0].id);
+    // The features first: the owner's short names stay locked only for the moment of the insert.
+    await writeFeatureRows(trx, mapId, map.content);
     await timeLeft(trx, map.deadline);
     const shortName = await freeShortName(trx, map.ownerId, map.shortNameBase);
-    const inserted = await trx.raw(
-      `insert into maps (owner_id, short_name, title, description, basemap, visibility, geojson, content_bytes)
-       select ?, ?, ?, ?, ?, ?, doc, ? from ${STAGED_JSON} returning id`,
-      [map.ownerId, shortName, map.title, map.description, map.basemap, map.visibility, map.contentBytes],
-    );
-    const mapId = Number(inserted.rows[0].id);
-    await writeMedia(trx, mapId, map.media);
+    await trx('maps').insert({
+      id: mapId,
+      owner_id: map.ownerId,
+      short_name: shortName,
+      title: map.title,
+      description: map.description,
+      basemap: map.basemap,
+      visibility: map.visibility,
+      ...contentColumns(map.content),
+      next_feature_id: map.content.nextFeatureId,
+    });
+    await addMedia(trx, mapId, map.content.media);
     if (map.requestId) {
       await trx('import_requests').insert({
         request_id: map.requestId,
         map_id: mapId,
-        features_added: map.featureCount,
+        features_added: map.content.featureCount,
       });
     }
     stillInTime(map.deadline);
@@ -215,11 +216,15 @@ export interface MapChanges {
   basemap?: string;
   visibility?: Visibility;
   shortNameBase?: string;
-  /** A whole new document: its JSON text (validated by the caller), its bytes and what it references. */
-  geojson?: { text: string; bytes: number; media: MediaRefs };
+  /** A whole new content (validated by the caller). */
+  content?: MapContent;
 }
 
-/** Applies the given changes (only those present) and moves modified_at. */
+/**
+ * Applies the given changes (only those present) and moves modified_at. A new content replaces
+ * the map's features in the same transaction and moves the revision on; feature ids already
+ * handed out are never handed out again.
+ */
 export async function updateMap(db: Db, mapId: number, changes: MapChanges): Promise<MapRecord | undefined> {
   return translating(() => db.transaction(async (trx) => {
     const current = await trx('maps').select('owner_id').where({ id: mapId }).forUpdate().first();
@@ -229,116 +234,19 @@ export async function updateMap(db: Db, mapId: number, changes: MapChanges): Pro
     if (changes.description !== undefined) update.description = changes.description;
     if (changes.basemap !== undefined) update.basemap = changes.basemap;
     if (changes.visibility !== undefined) update.visibility = changes.visibility;
-    if (changes.geojson !== undefined) {
-      update.geojson = changes.geojson.text;
-      update.content_bytes = changes.geojson.bytes;
+    if (changes.content !== undefined) {
+      await trx('map_features').where({ map_id: mapId }).delete();
+      await writeFeatureRows(trx, mapId, changes.content);
+      Object.assign(update, contentColumns(changes.content), {
+        next_feature_id: trx.raw('greatest(next_feature_id, ?)', [changes.content.nextFeatureId]),
+        revision: trx.raw('revision + 1'),
+      });
     }
     if (changes.shortNameBase !== undefined) {
       update.short_name = await freeShortName(trx, Number(current.owner_id), changes.shortNameBase, mapId);
     }
     await trx('maps').where({ id: mapId }).update(update);
-    if (changes.geojson) await writeMedia(trx, mapId, changes.geojson.media);
+    if (changes.content) await replaceMedia(trx, mapId, changes.content.media);
     return findMapRecord(trx, mapId);
-  }));
-}
-
-/** What the caller hands back once it knows the map's groups and largest feature id. */
-export interface PreparedAppend {
-  /** The appended features, with their final ids and groups, as the text of a JSON array. */
-  features: JsonText;
-  groupsToAdd: object[];
-  /** Top-level keys of the appended document the map lacks (the map's own keys win). */
-  extras: object;
-  /** Images and markers the appended features reference. */
-  media: MediaRefs;
-  added: number;
-}
-
-export interface AppendDocument {
-  mapId: number;
-  requestId: string;
-  /** Builds the append from the map's groups, feature count and largest feature id; may throw to refuse it. */
-  prepare(current: { groups: object[]; featureCount: number; maxFeatureId: number }): PreparedAppend;
-  /** Called with the bytes the map's document will have, before anything is changed; may throw to refuse it. */
-  checkSize(bytes: number): void;
-  /** The write is cancelled and rolled back when it would end later (a file request's processing limit). */
-  deadline?: Deadline;
-}
-
-/** The map's document without its features after the append: its own keys win over the extras. */
-function appendedHead(rest: Record<string, unknown>, append: PreparedAppend): DocumentHead {
-  const head = {} as DocumentHead;
-  for (const [key, value] of Object.entries(append.extras)) setOwn(head, key, value);
-  for (const [key, value] of Object.entries(rest)) setOwn(head, key, value); // the map's own keys win
-  setOwn(head, 'groups', [...((rest.groups as object[] | undefined) ?? []), ...append.groupsToAdd]);
-  return head;
-}
-
-/**
- * Appends features to a map under the map's row lock (concurrent appends apply one after the
- * other and none is lost). The map's features never come into this process: the appended ones
- * stream into the database, and PostgreSQL joins them to the map's. With the same requestId
- * the append happens at most once.
- */
-export async function appendDocument(
-  db: Db,
-  spec: AppendDocument,
-): Promise<{ record: MapRecord; added: number; alreadyApplied: boolean } | undefined> {
-  return translating(() => db.transaction(async (trx) => {
-    await timeLeft(trx, spec.deadline);
-    const locked = await trx('maps').select('id').where({ id: spec.mapId }).forUpdate().first();
-    if (!locked) return undefined;
-    const done = await trx('import_requests').select('features_added').where({ request_id: spec.requestId }).first();
-    if (done) {
-      return { record: (await findMapRecord(trx, spec.mapId))!, added: done.features_added, alreadyApplied: true };
-    }
-    await timeLeft(trx, spec.deadline);
-    const facts = (
-      await trx.raw(
-        `select (geojson - 'features')::text as rest,
-                jsonb_array_length(geojson->'features') as feature_count,
-                (select coalesce(max((f->>'id')::bigint), 0) from jsonb_array_elements(geojson->'features') f) as max_id,
-                content_bytes
-           from maps where id = ?`,
-        [spec.mapId],
-      )
-    ).rows[0];
-    const rest = JSON.parse(facts.rest) as Record<string, unknown>;
-    const featureCount = Number(facts.feature_count);
-    const append = spec.prepare({
-      groups: (rest.groups as object[] | undefined) ?? [],
-      featureCount,
-      maxFeatureId: Number(facts.max_id),
-    });
-    const head = appendedHead(rest, append);
-    await timeLeft(trx, spec.deadline);
-    let contentBytes: number;
-    if (featureCount === 0) {
-      // Nothing to join: the new document goes in whole, parsed once.
-      contentBytes = await stageJson(trx, documentText(head, append.features));
-      spec.checkSize(contentBytes);
-      await timeLeft(trx, spec.deadline);
-      await trx.raw(`update maps set geojson = s.doc, content_bytes = ?, modified_at = now() from ${STAGED_JSON} s where maps.id = ?`, [
-        contentBytes,
-        spec.mapId,
-      ]);
-    } else {
-      const arrayBytes = await stageJson(trx, append.features);
-      // The map's features, a comma, the new ones; the head may have grown by new groups and keys.
-      const headGrowth = Buffer.byteLength(JSON.stringify(head)) - Buffer.byteLength(JSON.stringify(rest));
-      contentBytes = Number(facts.content_bytes) + (arrayBytes > 2 ? arrayBytes - 1 : 0) + headGrowth;
-      spec.checkSize(contentBytes);
-      await timeLeft(trx, spec.deadline);
-      await trx.raw(
-        `update maps set geojson = jsonb_set(?::jsonb, '{features}', (maps.geojson->'features') || s.doc),
-                content_bytes = ?, modified_at = now()
-           from ${STAGED_JSON} s where maps.id = ?`,
-        [JSON.stringify(head), contentBytes, spec.mapId],
-      );
-    }
-    await addMedia(trx, spec.mapId, append.media);
-    await trx('import_requests').insert({ request_id: spec.requestId, map_id: spec.mapId, features_added: append.added });
-    stillInTime(spec.deadline);
-    return { record: (await findMapRecord(trx, spec.mapId))!, added: append.added, alreadyApplied: false };
   }));
 }

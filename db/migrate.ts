@@ -15,8 +15,12 @@ import * as m010 from './migrations/010_import_requests.js';
 import * as m011 from './migrations/011_media_derivatives.js';
 import * as m012 from './migrations/012_geojson_lz4.js';
 import * as m013 from './migrations/013_map_content_bytes.js';
+import * as m014 from './migrations/014_map_features.js';
+import * as m015 from './migrations/015_move_features_to_rows.js';
+import * as m016 from './migrations/016_drop_map_documents.js';
+import * as m017 from './migrations/017_content_bytes_from_rows.js';
 
-type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
+type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void>; config?: { transaction?: boolean } };
 
 const migrations: Record<string, Migration> = {
   '001_users': m001,
@@ -32,13 +36,24 @@ const migrations: Record<string, Migration> = {
   '011_media_derivatives': m011,
   '012_geojson_lz4': m012,
   '013_map_content_bytes': m013,
+  '014_map_features': m014,
+  '015_move_features_to_rows': m015,
+  '016_drop_map_documents': m016,
+  '017_content_bytes_from_rows': m017,
 };
 
-const source: Knex.MigrationSource<string> = {
-  getMigrations: async () => Object.keys(migrations),
-  getMigrationName: (name) => name,
-  getMigration: async (name) => migrations[name] as Migration,
-};
+/** The migrations in order, up to and including `last` (all of them without it). */
+export function migrationSource(last?: string): Knex.MigrationSource<string> {
+  const names = Object.keys(migrations);
+  if (last !== undefined && !names.includes(last)) throw new Error(`no migration ${last}`);
+  return {
+    getMigrations: async () => (last === undefined ? names : names.slice(0, names.indexOf(last) + 1)),
+    getMigrationName: (name) => name,
+    getMigration: async (name) => migrations[name] as Migration,
+  };
+}
+
+const source = migrationSource();
 
 /** Applies what is missing. Several processes may start at once: whoever finds the lock taken waits. */
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -1,5 +1,6 @@
 // Who may see and change a map. Editors count only while the map has collaboration on;
 // viewers only while its visibility is `select`.
+import { AppError } from './errors.js';
 import type { MapRecord, MemberRole } from './maps.js';
 
 export type Access = 'owner' | 'editor' | 'viewer' | 'none';
@@ -21,3 +22,20 @@ export const canEdit = (access: Access): boolean => access === 'owner' || access
  * short name (which moves the map's URL).
  */
 export const canChangeSharing = (access: Access): boolean => access === 'owner';
+
+/**
+ * The one access check of every operation on a map: the map (undefined when there is none) and
+ * the caller's membership decide; a map the caller may not see is reported as missing, one the
+ * caller may see but not change as permission_denied.
+ */
+export function requireMapAccess(
+  found: { map: MapRecord; role: MemberRole | undefined } | undefined,
+  mapId: number,
+  userId: number,
+  need: 'view' | 'edit',
+): { map: MapRecord; access: Access } {
+  const access = found ? accessTo(found.map, userId, found.role) : 'none';
+  if (!found || !canView(access)) throw new AppError('map_not_found', `There is no map with the id ${mapId}.`);
+  if (need === 'edit' && !canEdit(access)) throw new AppError('permission_denied', 'Only the owner and editors may change this map.');
+  return { map: found.map, access };
+}

@@ -37,8 +37,12 @@ export interface ParseFileInput {
 export interface ParseFileResult {
   /** The parsed map document in the blob store, a document file as lib/formats/documentFile.ts says. */
   parsedKey: string;
-  /** Bytes of its feature lines. */
-  featuresBytes: number;
+  /** Bytes of its feature row lines. */
+  rowBytes: number;
+  /** Bytes of the features' JSON texts. */
+  featureBytes: number;
+  /** The largest feature id (0 without features). */
+  maxFeatureId: number;
   /** The features are numbered 1, 2, 3 … in order. */
   sequentialIds: boolean;
   features: number;

@@ -17,6 +17,8 @@ export interface MapRecord {
   collaborate: boolean;
   createdAt: Date;
   modifiedAt: Date;
+  /** Bytes of the map's GeoJSON text (as map/get answers it). */
+  contentBytes: number;
 }
 
 /** The images and markers a map (or a document) uses, by id. */
@@ -25,10 +27,28 @@ export interface MediaRefs {
   markers: string[];
 }
 
-/** A map with everything map/get shows but its features (they stream: see db/documentStream.ts). */
+/** Feature row lines (lib/formats/featureRows.ts) in pieces, each line ending in a line break; pieces may end anywhere. */
+export type RowLines = AsyncIterable<Buffer | string> | Iterable<Buffer | string>;
+
+/**
+ * A map's content as it is written: the head (the document without its features: type, groups,
+ * other top-level keys) as JSON text, and the features as row lines (lib/formats/featureRows.ts).
+ */
+export interface MapContent {
+  head: string;
+  /** The feature row lines, in order; a function, since a retried write reads them again. */
+  lines: () => RowLines;
+  featureCount: number;
+  /** Bytes of the features' JSON texts. */
+  featureBytes: number;
+  /** The id after the largest the features use (where the map's next ids start). */
+  nextFeatureId: number;
+  /** The images and markers the features use. */
+  media: MediaRefs;
+}
+
+/** A map with everything map/get shows but its features (they stream: see db/mapDocument.ts). */
 export interface MapDetail extends MapRecord {
-  /** Bytes of the map's GeoJSON text. */
-  contentBytes: number;
   editors: string[];
   viewers: string[];
   images: string[];

@@ -5,6 +5,7 @@
 // as counts. The coordinates
 // are JsonPieces: written to the document file piece by piece, as JSON.stringify would write them.
 import type { Position } from '../geojson/model.js';
+import { BoundsBuilder, type BBox } from './featureRows.js';
 import { JsonPieces } from './jsonPieces.js';
 
 /** A growable list of integers. */
@@ -112,6 +113,14 @@ export class CompactCoordinates extends JsonPieces {
     const altA = this.altitude(a);
     const altB = this.altitude(b);
     return this.lon(a) === this.lon(b) && this.lat(a) === this.lat(b) && (Number.isNaN(altA) ? Number.isNaN(altB) : altA === altB);
+  }
+
+  /** [west, south, east, north] of the positions; null when there are none. */
+  bounds(): BBox | null {
+    if (this.positions === 0) return null;
+    const box = new BoundsBuilder();
+    for (let index = 0; index < this.positions; index++) box.add(this.lon(index), this.lat(index));
+    return box.box();
   }
 
   private positionText(index: number): string {

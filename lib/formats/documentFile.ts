@@ -1,12 +1,14 @@
 // How a parsed document is kept between the parse and the write: a file of the features, one
-// JSON text per line (JSON.stringify never writes a raw line break), a line break, then the
-// rest of the document (the "head": type, groups, other top-level keys) as one JSON text.
-// The parser thread writes each feature as soon as it is converted, so no stage ever holds all
-// of them; the write activities stream the lines into the database.
+// row line each (./featureRows.ts: id, group, bounding box, media and the JSON text, in the text
+// format of PostgreSQL's COPY), then the rest of the document (the "head": type, groups, other
+// top-level keys) as one JSON text. The parser thread writes each feature as soon as it is
+// converted, so no stage ever holds all of them; the write activities stream the lines into
+// map_features.
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { collectMediaReferences, type DocumentHead, type MapFeature } from '../geojson/model.js';
 import { featureTooLarge, mapTooLarge, MAX_FEATURE_BYTES, MAX_MAP_BYTES } from '../geojson/sizeLimits.js';
+import { copyJson, linesOf, parseRowLine, rowLine, rowLineStart, rowOf, type FeatureRow } from './featureRows.js';
 import { featureHoldsPieces, writeFeatureJson } from './jsonPieces.js';
 import { imageToResolve } from './linkMedia.js';
 import type { FeatureSink } from './types.js';
@@ -14,8 +16,8 @@ import type { FeatureSink } from './types.js';
 /** Where a document file is and where its features end. */
 export interface DocumentFile {
   key: string;
-  /** Bytes of the feature lines (the head starts one byte later). */
-  featuresBytes: number;
+  /** Bytes of the feature row lines (the head starts right after). */
+  rowBytes: number;
 }
 
 export type { DocumentHead } from '../geojson/model.js';
@@ -30,12 +32,28 @@ export interface DocumentBudget {
 
 const MAP_BUDGET: DocumentBudget = { documentBytes: MAX_MAP_BYTES, featureBytes: MAX_FEATURE_BYTES };
 
-/** Bytes of the document documentText() makes of a head and feature lines of `featuresBytes`. */
-export function documentBytes(head: DocumentHead, featuresBytes: number): number {
+/**
+ * Bytes of the map document made of a head and features whose JSON texts have `featureBytes`
+ * in all: the head's text with ,"features":[…] before its closing brace ({"features":[…]} for
+ * an empty head), the features separated by commas (documentOpening; the database works out the
+ * same for a stored map: db/migrations/017_content_bytes_from_rows.ts).
+ */
+export function documentBytes(head: DocumentHead, featureBytes: number, featureCount: number): number {
   const headBytes = Buffer.byteLength(JSON.stringify(head));
-  // {"features":[…]} alone, or the head's text with ,"features":[…] before its closing brace.
-  return headBytes === 2 ? featuresBytes + 15 : headBytes + featuresBytes + 14;
+  const features = featureBytes + Math.max(0, featureCount - 1);
+  return headBytes === 2 ? features + 15 : headBytes + features + 14;
 }
+
+/**
+ * What a map document's text starts with, before its features: the head's text with
+ * ,"features":[ before its closing brace ({"features":[ for an empty head). The features follow,
+ * separated by commas, then DOCUMENT_CLOSING.
+ */
+export function documentOpening(headText: string): string {
+  return headText === '{}' ? '{"features":[' : `${headText.slice(0, -1)},"features":[`;
+}
+
+export const DOCUMENT_CLOSING = ']}';
 
 /**
  * The sink of a parser thread: writes features to a document file as they come, in writes of
@@ -51,11 +69,13 @@ export class FeatureFileWriter implements FeatureSink {
   private readonly buffer = Buffer.allocUnsafe(FLUSH_CHARS * 3);
   private pending: string[] = [];
   private pendingChars = 0;
-  private pendingBytes = 0;
   private written = 0;
-  /** Where the feature being added started (bytes written and pending before it). */
+  /** Bytes of the features' JSON texts (what a map holds), and where the current one started. */
+  private jsonBytes = 0;
   private featureStart = 0;
   private added = 0;
+  /** The largest feature id written (the map's next id comes after it). */
+  maxId = 0;
   private open = true;
   /** The features are numbered 1, 2, 3 … in order. */
   sequentialIds = true;
@@ -83,51 +103,60 @@ export class FeatureFileWriter implements FeatureSink {
 
   add(feature: MapFeature): void {
     if (feature.id !== this.added + 1) this.sequentialIds = false;
+    if (feature.id > this.maxId) this.maxId = feature.id;
     collectMediaReferences(feature, this.images, this.markers);
     const image = imageToResolve(feature);
     if (image !== undefined && !image.startsWith('media:')) this.imagesToResolve.add(image);
-    if (this.added > 0) this.append('\n');
     this.added++;
-    this.featureStart = this.written + this.pendingBytes;
+    this.featureStart = this.jsonBytes;
     if (featureHoldsPieces(feature)) {
-      // A long track: its text is written as its parts produce it, never as one string.
-      writeFeatureJson(feature, (piece) => this.append(piece));
+      // A long track, a large geometry: its text is written as its parts produce it, never as one string.
+      this.append(rowLineStart(rowOf(feature, '')), false);
+      writeFeatureJson(feature, (piece) => this.append(copyJson(piece), true));
+      this.append('\n', false);
       return;
     }
     const text = JSON.stringify(feature);
-    if (text.length >= FLUSH_CHARS) {
+    this.chargeJson(Buffer.byteLength(text));
+    const line = rowLine(rowOf(feature, text));
+    if (line.length >= FLUSH_CHARS) {
       // A large feature (a long line, a detailed polygon) is written as it is, not joined to others first.
       this.flush();
-      this.charge(Buffer.byteLength(text));
-      this.written += this.write(text);
+      this.written += this.write(line);
       return;
     }
-    this.append(text);
+    this.append(line, false);
   }
 
-  private append(text: string): void {
-    this.charge(text.length === 1 && text.charCodeAt(0) < 0x80 ? 1 : Buffer.byteLength(text));
+  /** Adds text to the file; `json`: it is (escaped) JSON text of the feature, counted against the budget. */
+  private append(text: string, json: boolean): void {
+    if (json) this.chargeJson(Buffer.byteLength(text)); // escaping doubles backslashes only: close enough to count
     this.pending.push(text);
     this.pendingChars += text.length;
     if (this.pendingChars >= FLUSH_CHARS) this.flush();
   }
 
-  /** Counts bytes about to be written to the current feature; refuses them past the budget. */
-  private charge(bytes: number): void {
-    this.pendingBytes += bytes;
-    const total = this.written + this.pendingBytes;
-    if (total - this.featureStart > this.budget.featureBytes) throw featureTooLarge(`Item ${this.added} of the file`);
-    if (total > this.budget.documentBytes) throw mapTooLarge();
+  /** Counts bytes of the current feature's JSON text; refuses them past the budget. */
+  private chargeJson(bytes: number): void {
+    this.jsonBytes += bytes;
+    if (this.jsonBytes - this.featureStart > this.budget.featureBytes) throw featureTooLarge(`Item ${this.added} of the file`);
+    if (this.jsonBytes + this.added > this.budget.documentBytes) throw mapTooLarge();
+  }
+
+  /** Bytes of the features' JSON texts written so far. */
+  get featureJsonBytes(): number {
+    return this.jsonBytes;
   }
 
   /** Writes the head after the features and closes the file. */
-  finish(head: DocumentHead): { featuresBytes: number } {
+  finish(head: DocumentHead): { rowBytes: number; featureBytes: number; contentBytes: number } {
     this.flush();
-    const featuresBytes = this.written;
-    if (documentBytes(head, featuresBytes) > this.budget.documentBytes) throw mapTooLarge(documentBytes(head, featuresBytes));
-    this.write(`\n${JSON.stringify(head)}`);
+    const rowBytes = this.written;
+    const contentBytes = documentBytes(head, this.jsonBytes, this.added);
+    if (contentBytes > this.budget.documentBytes) throw mapTooLarge(contentBytes);
+    this.write(JSON.stringify(head));
     this.abandon();
-    return { featuresBytes };
+    return { rowBytes, featureBytes: this.jsonBytes, contentBytes };
   }
 
   /** Closes the file (again: nothing) without finishing it; the caller discards it. */
@@ -142,7 +171,6 @@ export class FeatureFileWriter implements FeatureSink {
     this.written += this.write(this.pending.join(''));
     this.pending = [];
     this.pendingChars = 0;
-    this.pendingBytes = 0;
   }
 
   /** Writes text (in slices, so a long text never becomes one large buffer); returns the bytes written. */
@@ -169,71 +197,24 @@ export interface DocumentFileSource {
 
 export async function readDocumentHead(source: DocumentFileSource, file: DocumentFile): Promise<DocumentHead> {
   const chunks: Buffer[] = [];
-  for await (const chunk of source.readStream(file.key, { start: file.featuresBytes + 1, end: Number.MAX_SAFE_INTEGER })) {
+  for await (const chunk of source.readStream(file.key, { start: file.rowBytes, end: Number.MAX_SAFE_INTEGER })) {
     chunks.push(chunk as Buffer);
   }
   return JSON.parse(Buffer.concat(chunks).toString('utf8')) as DocumentHead;
 }
 
-/** The feature lines' bytes as they are stored (chunks end anywhere, also inside a line). */
-export async function* featureBytes(source: DocumentFileSource, file: DocumentFile): AsyncGenerator<Buffer> {
-  if (file.featuresBytes === 0) return;
-  yield* source.readStream(file.key, { start: 0, end: file.featuresBytes - 1 }) as AsyncIterable<Buffer>;
+/** The feature row lines' bytes as they are stored (chunks end anywhere, also inside a line). */
+export async function* rowLineBytes(source: DocumentFileSource, file: DocumentFile): AsyncGenerator<Buffer> {
+  if (file.rowBytes === 0) return;
+  yield* source.readStream(file.key, { start: 0, end: file.rowBytes - 1 }) as AsyncIterable<Buffer>;
+}
+
+/** The feature rows, one at a time. */
+export async function* readRows(source: DocumentFileSource, file: DocumentFile): AsyncGenerator<FeatureRow> {
+  for await (const line of linesOf(rowLineBytes(source, file))) yield parseRowLine(line);
 }
 
 /** The features, parsed one at a time. */
 export async function* readFeatures(source: DocumentFileSource, file: DocumentFile): AsyncGenerator<MapFeature> {
-  let rest = '';
-  const decoder = new TextDecoder();
-  for await (const chunk of featureBytes(source, file)) {
-    const text = rest + decoder.decode(chunk, { stream: true });
-    let start = 0;
-    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-      yield JSON.parse(text.slice(start, end)) as MapFeature;
-      start = end + 1;
-    }
-    rest = text.slice(start);
-  }
-  rest += decoder.decode();
-  if (rest !== '') yield JSON.parse(rest) as MapFeature;
-}
-
-const LINE_BREAK = 0x0a;
-const COMMA = 0x2c;
-
-/** The stored feature lines as the text of one JSON array: "[", the lines joined by ",", "]". */
-export async function* featuresArrayText(lines: AsyncIterable<Buffer>): AsyncGenerator<Buffer | string> {
-  yield '[';
-  for await (const chunk of lines) {
-    // A line break byte never occurs inside UTF-8 sequences or JSON strings: swap it in place.
-    for (let at = chunk.indexOf(LINE_BREAK); at !== -1; at = chunk.indexOf(LINE_BREAK, at + 1)) chunk[at] = COMMA;
-    yield chunk;
-  }
-  yield ']';
-}
-
-/** Features (changed on the way, say) as the text of one JSON array, in chunks of about 256 KB. */
-export async function* featureArrayOf(features: AsyncIterable<MapFeature>): AsyncGenerator<string> {
-  let batch = '[';
-  let first = true;
-  for await (const feature of features) {
-    batch += (first ? '' : ',') + JSON.stringify(feature);
-    first = false;
-    if (batch.length >= 256 * 1024) {
-      yield batch;
-      batch = '';
-    }
-  }
-  yield `${batch}]`;
-}
-
-/** The whole document's JSON text: the head with the features array put in as "features". */
-export async function* documentText(
-  head: DocumentHead,
-  featuresArray: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
-): AsyncGenerator<Buffer | string> {
-  const headText = JSON.stringify(head);
-  yield headText === '{}' ? '{"features":' : `${headText.slice(0, -1)},"features":`;
-  yield* featuresArray;
-  yield '}';
+  for await (const row of readRows(source, file)) yield JSON.parse(row.text) as MapFeature;
 }

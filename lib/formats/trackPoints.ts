@@ -4,6 +4,7 @@
 // TextTable ('' where a point has none); the feature's coordinates and `times` are JsonPieces
 // over them, written to the document file piece by piece.
 import type { Position } from '../geojson/model.js';
+import { BoundsBuilder, type BBox } from './featureRows.js';
 import { JsonPieces } from './jsonPieces.js';
 import { TextTable } from './textTable.js';
 
@@ -116,6 +117,18 @@ abstract class PerSegment extends JsonPieces {
 export class TrackCoordinates extends PerSegment {
   protected item(index: number): Position {
     return this.points.position(index);
+  }
+
+  /** [west, south, east, north] of the segments' points; null when there are none. */
+  bounds(): BBox | null {
+    const box = new BoundsBuilder();
+    for (const segment of this.segments) {
+      for (let index = segment.start; index < segment.end; index++) {
+        const [lon, lat] = this.points.position(index);
+        box.add(lon, lat);
+      }
+    }
+    return box.box();
   }
 }
 

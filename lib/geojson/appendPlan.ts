@@ -1,7 +1,7 @@
-// How appended groups join a map's groups, computed from the groups alone, so the features can
-// be appended wherever they are (inside PostgreSQL by the append repository, which never loads
-// the map's features into this process).
+// How appended groups and features join a map, computed from the map's groups and next feature
+// id alone: the map's features never come into this process for an append.
 import { AppError } from '../errors.js';
+import { withFeatureId, type FeatureRow } from '../formats/featureRows.js';
 import { IntegerIds } from './integerIds.js';
 import { setOwn } from './json-data.js';
 import { RESERVED_TOP_LEVEL_KEYS, type DocumentHead, type GroupId, type MapFeature, type MapGroup } from './model.js';
@@ -70,10 +70,10 @@ export function appendedGroupOf(plan: GroupAppendPlan, group: unknown): GroupId 
   return plan.remap.get(group as GroupId) ?? plan.ungroupedTo;
 }
 
-/** What a map contributes to an append: its groups and the largest feature id it uses. */
+/** What a map contributes to an append: its groups and where its next feature id starts. */
 export interface AppendTarget {
   groups: readonly MapGroup[];
-  maxFeatureId: number;
+  nextFeatureId: number;
 }
 
 export interface AppendPlan {
@@ -84,14 +84,19 @@ export interface AppendPlan {
   keepsGroups: boolean;
   /** The next appended feature, with its id and group in the map (call in the document's order). */
   placeFeature(feature: MapFeature): MapFeature;
+  /**
+   * The same for a feature row: its id changes in the text without parsing it; only a feature
+   * whose group changes is parsed and written again.
+   */
+  placeRow(row: FeatureRow): FeatureRow;
 }
 
 /** How the features of `incoming` (its groups and top-level keys; the features come later) join the target. */
 export function planAppend(target: AppendTarget, incoming: DocumentHead, options: AppendOptions = {}): AppendPlan {
   const plan = planGroupAppend(target.groups, incoming.groups, options);
-  // The map's features are not at hand to find unused ids below its largest one.
-  const featureIds = new IntegerIds(target.maxFeatureId, () => {
-    throw new AppError('invalid_geojson', 'the map has used up its feature ids');
+  // The map's features are not at hand to find unused ids below its next one.
+  const featureIds = new IntegerIds(target.nextFeatureId - 1, () => {
+    throw new AppError('too_many_features', 'The map has used every feature id up to the largest a map may have; no feature can be added.');
   });
   const extras: Record<string, unknown> = {};
   for (const key of Object.keys(incoming)) {
@@ -99,16 +104,37 @@ export function planAppend(target: AppendTarget, incoming: DocumentHead, options
   }
   let keepsGroups = plan.assignAll === undefined && plan.ungroupedTo === undefined;
   for (const [from, to] of plan.remap) if (from !== to) keepsGroups = false;
+  const place = (feature: MapFeature, id: number): MapFeature => {
+    const properties: Record<string, unknown> = { ...feature.properties };
+    const group = appendedGroupOf(plan, properties.group);
+    if (group === undefined) delete properties.group;
+    else properties.group = group;
+    return { type: 'Feature', id, geometry: feature.geometry, properties };
+  };
   return {
     groupsToAdd: plan.groupsToAdd,
     extras,
     keepsGroups,
-    placeFeature(feature) {
-      const properties: Record<string, unknown> = { ...feature.properties };
-      const group = appendedGroupOf(plan, properties.group);
-      if (group === undefined) delete properties.group;
-      else properties.group = group;
-      return { type: 'Feature', id: featureIds.take(), geometry: feature.geometry, properties };
+    placeFeature: (feature) => place(feature, featureIds.take()),
+    placeRow(row) {
+      const id = featureIds.take();
+      const group = row.group === null ? undefined : (JSON.parse(row.group) as GroupId);
+      if (appendedGroupOf(plan, group) === group) {
+        const text = withFeatureId(row.text, row.id, id);
+        if (text !== undefined) return { ...row, id, text };
+      }
+      const placed = place(JSON.parse(row.text) as MapFeature, id);
+      const placedGroup = placed.properties.group as GroupId | undefined;
+      return { ...row, id, group: placedGroup === undefined ? null : JSON.stringify(placedGroup), text: JSON.stringify(placed) };
     },
   };
+}
+
+/** The map's head after an append: its own keys win over the appended document's extras; the new groups follow its own. */
+export function appendedHead(map: DocumentHead, plan: AppendPlan): DocumentHead {
+  const head = {} as DocumentHead;
+  for (const [key, value] of Object.entries(plan.extras)) setOwn(head, key, value);
+  for (const [key, value] of Object.entries(map)) setOwn(head, key, value);
+  setOwn(head, 'groups', [...(map.groups ?? []), ...plan.groupsToAdd]);
+  return head;
 }

@@ -93,6 +93,31 @@ describe('map/append', () => {
     expect(new Set(map.geojson.features.map((f: { id: number }) => f.id)).size).toBe(100);
   });
 
+  it('loses nothing and keeps each client\'s order when 20 clients append 50 times each', async () => {
+    const id = await newMap(0);
+    await Promise.all(
+      Array.from({ length: 20 }, async (_, client) => {
+        for (let n = 0; n < 50; n++) {
+          const body = await service.send('map/append', key, { map_id: id, file_type: 'geojson' }, JSON.stringify(featureCollection(1, client * 1000 + n)));
+          expect(body.error).toBeUndefined();
+        }
+      }),
+    );
+    const map = await getMap(id);
+    const features = map.geojson.features as { id: number; properties: { title: string } }[];
+    expect(features).toHaveLength(1000);
+    expect(new Set(features.map((f) => f.id)).size).toBe(1000);
+    // Features come back in the order of the writes: each client's in the order it sent them, ids rising.
+    for (let client = 0; client < 20; client++) {
+      const mine = features.filter((f) => Math.floor(Number(f.properties.title.slice('Point '.length)) / 1000) === client);
+      expect(mine.map((f) => f.properties.title)).toEqual(Array.from({ length: 50 }, (_, n) => `Point ${client * 1000 + n}`));
+    }
+    expect(features.map((f) => f.id)).toEqual([...features.map((f) => f.id)].sort((a, b) => a - b));
+    const stored = await service.db('maps').where({ id }).first('content_bytes', 'feature_count', 'revision');
+    expect(Number(stored.content_bytes)).toBe(Buffer.byteLength(JSON.stringify(map.geojson)));
+    expect([Number(stored.feature_count), Number(stored.revision)]).toEqual([1000, 1001]);
+  }, 300_000);
+
   it('applies a retried Idempotency-Key once', async () => {
     const id = await newMap(1);
     const file = JSON.stringify(featureCollection(2, 50));

@@ -4,6 +4,8 @@ import { operation as mapGet } from '../../api/routes/map/get.js';
 import { operation as mapUpdate } from '../../api/routes/map/update.js';
 import { operation as mapUpload } from '../../api/routes/map/upload.js';
 import { describeZodError } from '../../api/schemas.js';
+import { parseRowLine } from '../../lib/formats/featureRows.js';
+import type { MapContent } from '../../lib/maps.js';
 
 const mapAppendArgs = mapAppend.args;
 const mapGetArgs = mapGet.args;
@@ -59,9 +61,13 @@ describe('the geojson argument of map/update', () => {
   it('is checked by the document model and refused with map_too_large over 64 MB of GeoJSON', () => {
     const feature = (i: number) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [1, 2] }, properties: { title: long, n: i } });
     const long = 'x'.repeat(100_000);
-    const small = mapUpdateArgs.parse({ map_id: 1, geojson: { type: 'FeatureCollection', features: [feature(1)] } }) as { geojson: { text: string; bytes: number; media: unknown } };
-    expect(small.geojson.bytes).toBe(Buffer.byteLength(small.geojson.text));
-    expect(JSON.parse(small.geojson.text).features[0].id).toBe(1);
+    const small = mapUpdateArgs.parse({ map_id: 1, geojson: { type: 'FeatureCollection', features: [feature(1)] } }) as { geojson: MapContent };
+    const [line] = [...(small.geojson.lines() as Iterable<string>)];
+    const row = parseRowLine(line!.slice(0, -1));
+    expect(small.geojson.featureBytes).toBe(Buffer.byteLength(row.text));
+    expect(JSON.parse(row.text).id).toBe(1);
+    expect(JSON.parse(small.geojson.head)).toEqual({ type: 'FeatureCollection', groups: [] });
+    expect(small.geojson.nextFeatureId).toBe(2);
     const huge = { type: 'FeatureCollection', features: Array.from({ length: 680 }, (_, i) => feature(i)) };
     expect(() => mapUpdateArgs.parse({ map_id: 1, geojson: huge })).toThrow(expect.objectContaining({ code: 'map_too_large' }));
     expect(() => mapUpdateArgs.parse({ map_id: 1, geojson: { type: 'FeatureCollection' } })).toThrow(expect.objectContaining({ code: 'invalid_geojson' }));

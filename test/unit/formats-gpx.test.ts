@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { byTitle, bytesOf, errorOf } from '../support/parsing.js';
 import { AppError } from '../../lib/errors.js';
 import { FeatureFileWriter } from '../../lib/formats/documentFile.js';
+import { parseRowLine } from '../../lib/formats/featureRows.js';
 import { parseGpx } from '../../lib/formats/gpx.js';
 import type { ParsedFile } from '../../lib/formats/types.js';
 import { parseMapDocument, type MapFeature } from '../../lib/geojson/model.js';
@@ -242,9 +243,9 @@ describe('GPX tracks written to a document file', () => {
       const file = path.join(dir, 'features');
       const writer = new FeatureFileWriter(file);
       parseGpx(bytes, { ...options, sink: writer });
-      const { featuresBytes } = writer.finish({ type: 'FeatureCollection' } as never);
-      const text = fs.readFileSync(file).subarray(0, featuresBytes).toString('utf8');
-      return text.split('\n').map((line) => JSON.parse(line) as MapFeature);
+      const { rowBytes } = writer.finish({ type: 'FeatureCollection' } as never);
+      const text = fs.readFileSync(file).subarray(0, rowBytes).toString('utf8');
+      return text.split('\n').slice(0, -1).map((line) => JSON.parse(parseRowLine(line).text) as MapFeature);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

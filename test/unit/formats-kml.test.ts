@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { byTitle, bytesOf, errorOf } from '../support/parsing.js';
 import { AppError } from '../../lib/errors.js';
 import { FeatureFileWriter } from '../../lib/formats/documentFile.js';
+import { parseRowLine } from '../../lib/formats/featureRows.js';
 import { parseKml } from '../../lib/formats/kml.js';
 import { FeatureList, type ParsedFile } from '../../lib/formats/types.js';
 import { kmlColorToHex } from '../../lib/formats/xml/color.js';
@@ -359,7 +360,7 @@ describe('KML details', () => {
     const writer = new FeatureFileWriter(out);
     parseKml(new TextEncoder().encode(kml(lines.join(''))), { ...options, sink: writer });
     writer.finish({ type: 'FeatureCollection', groups: [] });
-    const written = readFileSync(out, 'utf8').split('\n').slice(0, 2).map((line) => JSON.parse(line));
+    const written = readFileSync(out, 'utf8').split('\n').slice(0, 2).map((line) => JSON.parse(parseRowLine(line).text));
     expect(written).toEqual(result.document.features);
     rmSync(dirname(out), { recursive: true, force: true });
     // The same problems, with the same words, as a short line.

@@ -189,10 +189,10 @@ describe('large GeoJSON features read from bytes', () => {
     const out = path.join(dir, 'document');
     const writer = new FeatureFileWriter(out);
     parseGeoJsonFile(bytesInput(Buffer.from(file)), writer);
-    const { featuresBytes } = writer.finish({ type: 'FeatureCollection', groups: [] });
+    const { rowBytes } = writer.finish({ type: 'FeatureCollection', groups: [] });
     const source = { readStream: (_key: string, range?: { start: number; end: number }) => fs.createReadStream(out, range) };
     const written: unknown[] = [];
-    for await (const feature of readFeatures(source, { key: 'x', featuresBytes })) written.push(feature);
+    for await (const feature of readFeatures(source, { key: 'x', rowBytes })) written.push(feature);
     expect(written).toEqual(parseMapDocument(JSON.parse(file)).features);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { AppError } from '../../lib/errors.js';
+import { rowOf } from '../../lib/formats/featureRows.js';
 import { planAppend, type AppendOptions } from '../../lib/geojson/appendPlan.js';
 import {
   MAX_FEATURES,
@@ -627,12 +628,21 @@ describe('planAppend', () => {
         },
       ),
     );
-  /** The plan for appending `from` to `to`, and the features placed by it in order. */
+  /**
+   * The plan for appending `from` to `to`, and the features placed by it in order. A second plan
+   * places the same features as rows (their texts changed without parsing where only the id
+   * changes): the same features, texts and row columns.
+   */
   const append = (to: MapDocument, from: MapDocument, options?: AppendOptions) => {
     const { features, ...head } = from;
-    const maxFeatureId = Math.max(0, ...to.features.map((feature) => feature.id));
-    const plan = planAppend({ groups: to.groups, maxFeatureId }, head, options);
-    return { plan, placed: features.map((feature) => plan.placeFeature(feature)) };
+    const nextFeatureId = Math.max(0, ...to.features.map((feature) => feature.id)) + 1;
+    const plan = planAppend({ groups: to.groups, nextFeatureId }, head, options);
+    const placed = features.map((feature) => plan.placeFeature(feature));
+    const rowPlan = planAppend({ groups: to.groups, nextFeatureId }, head, options);
+    const rows = features.map((feature) => rowPlan.placeRow(rowOf(feature, JSON.stringify(feature))));
+    expect(rows.map((row) => JSON.parse(row.text))).toEqual(placed);
+    expect(rows).toEqual(placed.map((feature) => rowOf(feature, JSON.stringify(feature))));
+    return { plan, placed };
   };
 
   it('gives incoming features fresh ids and remaps colliding group ids', () => {

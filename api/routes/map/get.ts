@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { mapDocumentText } from '../../../db/documentStream.js';
-import { readMapDetail } from '../../../db/maps.js';
+import { openMapDocument } from '../../../db/mapDocument.js';
 import { AppError } from '../../../lib/errors.js';
 import { callerOf, mapFor } from '../../context.js';
 import { defineOperation } from '../../operation.js';
@@ -25,7 +24,7 @@ const STALL_CONFIRM_MS = 1_000;
  * the read's turn. A client that asks for nothing more for `stallMs` is cut off; the time the
  * service itself takes to produce the next piece does not count.
  */
-function answerStream(parts: AsyncIterable<Buffer | string>, document: AsyncGenerator<Buffer>, release: () => void, stallMs: number): Readable {
+function answerStream(parts: AsyncIterable<Buffer | string>, close: () => Promise<void>, release: () => void, stallMs: number): Readable {
   let watchdog: NodeJS.Timeout | undefined;
   let confirm: NodeJS.Timeout | undefined;
   let pulls = 0;
@@ -52,7 +51,7 @@ function answerStream(parts: AsyncIterable<Buffer | string>, document: AsyncGene
   body.once('close', () => {
     stop();
     release();
-    void document.return(undefined);
+    void close();
   });
   return body;
 }
@@ -107,25 +106,22 @@ export const operation = defineOperation(import.meta.url, {
     },
   },
   async handle(ctx, { db, config, largeReads }, { map_id }) {
-    await mapFor(db, map_id, callerOf(ctx).userId, 'view');
-    const detail = await readMapDetail(db, map_id);
-    if (!detail) throw notFound(map_id);
-    const release = detail.contentBytes > LARGE_READ_BYTES ? await largeReads.take() : () => {};
-    const document = mapDocumentText(db, map_id);
+    const { map } = await mapFor(db, map_id, callerOf(ctx).userId, 'view');
+    const release = map.contentBytes > LARGE_READ_BYTES ? await largeReads.take() : () => {};
+    let read: Awaited<ReturnType<typeof openMapDocument>>;
     try {
-      // The first piece is read here: a failure to start reading is still an error answer.
-      const first = await document.next();
-      if (first.done) throw notFound(map_id); // deleted in the meantime
-      const geojson = (async function* () {
-        yield first.value;
-        yield* document;
-      })();
-      ctx.type = 'application/json';
-      ctx.body = answerStream(mapDetailJson(config.publicUrl, detail, geojson), document, release, largeReads.stallMs);
+      read = await openMapDocument(db, map_id);
     } catch (error) {
       release();
-      await document.return(undefined);
       throw error;
     }
+    if (!read) {
+      release();
+      throw notFound(map_id); // deleted in the meantime
+    }
+    // The document's first features were read already: a failure to start reading is still an error answer.
+    const { detail, text, close } = read;
+    ctx.type = 'application/json';
+    ctx.body = answerStream(mapDetailJson(config.publicUrl, detail, text), close, release, largeReads.stallMs);
   },
 });

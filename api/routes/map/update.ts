@@ -55,7 +55,7 @@ export const operation = defineOperation(import.meta.url, {
       basemap: args.basemap,
       visibility: args.visibility,
       shortNameBase: args.short_name === undefined ? undefined : shortNameBase(args.short_name, args.title),
-      geojson: args.geojson,
+      content: args.geojson,
     });
     if (!updated) throw new AppError('map_not_found', `There is no map with the id ${args.map_id}.`);
     ctx.body = mapSummaryView(config.publicUrl, summaryOf(updated));

@@ -1,0 +1,222 @@
+// COPY both ways for node-postgres (pg-copy-streams), and what stands in for it on PGlite:
+// feature rows stream into map_features, and rows of one text column stream out (binary format:
+// the bytes as they are stored, no escaping to undo). A reader that stops early gets its
+// connection discarded, since it is left in the middle of the COPY.
+import { Readable, Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Knex } from 'knex';
+import type pg from 'pg';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import { linesOf, parseRowLine, ROW_COLUMNS } from '../lib/formats/featureRows.js';
+import type { RowLines } from '../lib/maps.js';
+import { ABANDONED_COPY, type Db } from './connection.js';
+import { translateDbError } from './errors.js';
+
+type PooledClient = pg.Client & { __knex__disposed?: unknown };
+
+export const usesPg = (db: Knex | Knex.Transaction): boolean => db.client.config?.client === 'pg';
+
+/** Rows PGlite gets per INSERT (10 parameters each, well under the 65,535 a statement may have). */
+const INSERT_BATCH = 2_000;
+
+/** Puts `prefix` in front of every line of the text passing through (lines may be cut anywhere between chunks). */
+class LinePrefixer extends Transform {
+  private atLineStart = true;
+  lines = 0;
+
+  constructor(private readonly prefix: Buffer) {
+    super();
+  }
+
+  override _transform(chunk: Buffer | string, _encoding: BufferEncoding, done: TransformCallback): void {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    const parts: Buffer[] = [];
+    let start = 0;
+    if (this.atLineStart && bytes.length > 0) parts.push(this.prefix);
+    for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) {
+      this.lines++;
+      parts.push(bytes.subarray(start, at + 1));
+      start = at + 1;
+      if (start < bytes.length) parts.push(this.prefix);
+    }
+    parts.push(bytes.subarray(start));
+    if (bytes.length > 0) this.atLineStart = bytes[bytes.length - 1] === 0x0a;
+    done(null, Buffer.concat(parts));
+  }
+}
+
+/**
+ * Feature rows (lines of lib/formats/featureRows.ts, each ending in a line break) into
+ * map_features for one map: with COPY on PostgreSQL, as batches of inserts on PGlite. Returns
+ * how many rows went in.
+ */
+export async function copyFeatureRows(trx: Knex.Transaction, mapId: number, lines: RowLines): Promise<number> {
+  if (!Number.isSafeInteger(mapId)) throw new Error(`not a map id: ${mapId}`);
+  if (!usesPg(trx)) return insertFeatureRows(trx, mapId, lines);
+  const connection = (await trx.client.acquireConnection()) as pg.Client;
+  const prefixer = new LinePrefixer(Buffer.from(`${mapId}\t`));
+  await pipeline(Readable.from(lines), prefixer, connection.query(copyFrom(`copy map_features (map_id, ${ROW_COLUMNS.join(', ')}) from stdin`)));
+  return prefixer.lines;
+}
+
+async function insertFeatureRows(trx: Knex.Transaction, mapId: number, lines: RowLines): Promise<number> {
+  let batch: Record<string, unknown>[] = [];
+  let count = 0;
+  const flush = async () => {
+    if (batch.length > 0) await trx('map_features').insert(batch);
+    count += batch.length;
+    batch = [];
+  };
+  for await (const line of linesOf(lines)) {
+    const row = parseRowLine(line);
+    const [west, south, east, north] = row.bbox;
+    batch.push({
+      map_id: mapId,
+      feature_id: row.id,
+      group_id: row.group,
+      min_lon: west,
+      min_lat: south,
+      max_lon: east,
+      max_lat: north,
+      image_id: row.image,
+      marker_id: row.marker,
+      feature: row.text,
+    });
+    if (batch.length === INSERT_BATCH) await flush();
+  }
+  await flush();
+  return count;
+}
+
+/** Binary COPY: 11-byte signature, flags, header extension length; then per row a field count. */
+const HEADER_BYTES = 11 + 4 + 4;
+
+/**
+ * Reads COPY … (format binary) of one text column: the bytes of each value, in pieces as they
+ * arrive (a value may be cut anywhere between chunks), and the end of each value.
+ */
+class BinaryTextRows {
+  private skip = HEADER_BYTES;
+  /** Bytes of the current value still to come. */
+  private left = 0;
+  private pending: Buffer | null = null;
+  private done = false;
+
+  /** Takes a chunk of the COPY's data; `piece` gets parts of values, `end` follows each value's last part. */
+  push(chunk: Buffer, piece: (bytes: Buffer) => void, end: () => void): void {
+    const bytes = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
+    this.pending = null;
+    let at = 0;
+    while (at < bytes.length && !this.done) {
+      if (this.skip > 0) {
+        const take = Math.min(this.skip, bytes.length - at);
+        this.skip -= take;
+        at += take;
+      } else if (this.left > 0) {
+        const part = bytes.subarray(at, at + this.left);
+        this.left -= part.length;
+        at += part.length;
+        piece(part);
+        if (this.left === 0) end();
+      } else if (bytes.length - at < 6) {
+        // A row starts with its field count (2 bytes; -1 ends the data) and its one field's length (4 bytes; -1: NULL).
+        this.pending = Buffer.from(bytes.subarray(at));
+        return;
+      } else if (bytes.readInt16BE(at) === -1) {
+        this.done = true;
+      } else {
+        const length = bytes.readInt32BE(at + 2);
+        at += 6;
+        if (length > 0) this.left = length;
+        else if (length === 0) end();
+      }
+    }
+  }
+}
+
+/**
+ * The chunks of `copy (<sql>) to stdout with (format binary)`, on a connection of the pool (or
+ * the transaction's). A reader that stops early leaves the connection in the middle of the
+ * COPY: it is closed, and marked so that the pool discards it.
+ */
+async function* copyOut(db: Db | Knex.Transaction, sql: string): AsyncGenerator<Buffer> {
+  let connection: PooledClient;
+  try {
+    connection = (await db.client.acquireConnection()) as PooledClient;
+  } catch (error) {
+    throw translateDbError(error);
+  }
+  let finished = false;
+  try {
+    yield* connection.query(copyTo(`copy (${sql}) to stdout with (format binary)`)) as AsyncIterable<Buffer>;
+    finished = true;
+  } catch (error) {
+    throw translateDbError(error);
+  } finally {
+    if (!finished) {
+      // After knex's own mark for a closed connection, so the pool discards it.
+      await connection.end().catch(() => {});
+      connection.__knex__disposed = ABANDONED_COPY;
+    }
+    await db.client.releaseConnection(connection);
+  }
+}
+
+/**
+ * The values of a query's one text column, row by row, as stored (`sql` must select exactly one
+ * column; it is run as given, so it may only hold values the caller made safe). PostgreSQL sends
+ * them with COPY in binary format as they come; PGlite (inside this process anyway) answers the
+ * query at once.
+ */
+export async function* textRows(db: Db | Knex.Transaction, sql: string): AsyncGenerator<Buffer> {
+  if (!usesPg(db)) {
+    const result = await db.raw(sql);
+    for (const row of result.rows as Record<string, string>[]) yield Buffer.from(Object.values(row)[0]!);
+    return;
+  }
+  const rows = new BinaryTextRows();
+  let parts: Buffer[] = [];
+  let done: Buffer[] = [];
+  for await (const chunk of copyOut(db, sql)) {
+    rows.push(
+      chunk,
+      (piece) => parts.push(piece),
+      () => {
+        done.push(parts.length === 1 ? parts[0]! : Buffer.concat(parts));
+        parts = [];
+      },
+    );
+    yield* done;
+    done = [];
+  }
+}
+
+/**
+ * The values of a query's one text column joined by `separator`, in chunks as PostgreSQL sends
+ * them (`sql` as for textRows; PostgreSQL only). The values are never split into objects of
+ * their own: a 200,000-feature map leaves one buffer per network read.
+ */
+export async function* joinedTextRows(db: Db | Knex.Transaction, sql: string, separator: string): AsyncGenerator<Buffer> {
+  const between = Buffer.from(separator);
+  const rows = new BinaryTextRows();
+  let first = true;
+  let atValueStart = true;
+  for await (const chunk of copyOut(db, sql)) {
+    const parts: Buffer[] = [];
+    rows.push(
+      chunk,
+      (piece) => {
+        if (atValueStart && !first) parts.push(between);
+        atValueStart = false;
+        first = false;
+        parts.push(piece);
+      },
+      () => {
+        if (atValueStart && !first) parts.push(between); // an empty value
+        first = false;
+        atValueStart = true;
+      },
+    );
+    if (parts.length > 0) yield parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+  }
+}

@@ -1,0 +1,257 @@
+// A map's features as rows (db/migrations/014–017): the move of existing documents, and the
+// repository writes and reads the web editor will use. Runs against PostgreSQL (a database of
+// its own, created before the move) and against PGlite.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openDb, type Db } from '../../db/connection.js';
+import { migrateToLatest, migrationSource } from '../../db/migrate.js';
+import { openMapDocument } from '../../db/mapDocument.js';
+import { featureById, featuresInBox, saveFeatures } from '../../db/mapFeatures.js';
+import { insertMap, readMapDetail } from '../../db/maps.js';
+import { contentOfDocument } from '../../lib/formats/documentContent.js';
+import { rowOf } from '../../lib/formats/featureRows.js';
+import { parseMapDocument, type MapFeature } from '../../lib/geojson/model.js';
+
+const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+const LAST_BEFORE_ROWS = '013_map_content_bytes';
+
+interface Database {
+  db: Db;
+  drop(): Promise<void>;
+}
+
+/** A database of its own, migrated up to `last` only (PostgreSQL when the suite has it, else PGlite). */
+async function databaseUpTo(kind: 'pg' | 'pglite', last?: string): Promise<Database> {
+  let db: Db;
+  let drop = async () => {};
+  if (kind === 'pg') {
+    const name = `mps_storage_${randomBytes(5).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    db = openDb({ databaseUrl: `postgres://postgres@127.0.0.1:5432/${name}`, pgliteDir: undefined });
+    drop = async () => {
+      const client = new pg.Client({ connectionString: ADMIN_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    };
+  } else {
+    db = openDb({ databaseUrl: undefined, pgliteDir: undefined });
+  }
+  if (last === undefined) await migrateToLatest(db);
+  else await db.migrate.latest({ migrationSource: migrationSource(last) });
+  return {
+    db,
+    drop: async () => {
+      await db.destroy();
+      await drop();
+    },
+  };
+}
+
+const kinds: ('pg' | 'pglite')[] = inject('databaseUrl') === null ? ['pglite'] : ['pg', 'pglite'];
+
+async function newUser(db: Db): Promise<number> {
+  const name = `u${randomBytes(4).toString('hex')}`;
+  const [row] = await db('users').insert({ username: name, email: `${name}@example.com`, password_hash: 'x', email_verified: true }).returning('id');
+  return Number(row.id);
+}
+
+/** The document map/get answers, read as one text and parsed. */
+async function documentOf(db: Db, mapId: number): Promise<{ text: string; document: Record<string, unknown> }> {
+  const read = await openMapDocument(db, mapId);
+  if (!read) throw new Error(`no map ${mapId}`);
+  let text = '';
+  for await (const piece of read.text) text += piece.toString();
+  return { text, document: JSON.parse(text) };
+}
+
+const point = (id: number, lon: number, lat: number, properties: Record<string, unknown> = {}): MapFeature => ({
+  type: 'Feature',
+  id,
+  geometry: { type: 'Point', coordinates: [lon, lat] },
+  properties,
+});
+
+describe.each(kinds)('maps made before features became rows (%s)', (kind) => {
+  let database: Database;
+  afterAll(() => database?.drop());
+
+  // Documents as the service stored them before: jsonb, keys in jsonb's order, ids in any order.
+  const documents = {
+    grouped: {
+      type: 'FeatureCollection',
+      groups: [{ id: 1, title: 'Museums' }, { id: 'p', title: 'Parks', parent: 1 }],
+      settings: { zoom: 3 },
+      features: [
+        { type: 'Feature', id: 7, geometry: { type: 'Point', coordinates: [2.3376, 48.8606] }, properties: { title: 'Louvre\twith a tab', group: 1, image: { id: 'IMAGE00000000001', width: 10 } } },
+        { type: 'Feature', id: 2, geometry: { type: 'LineString', coordinates: [[1, 2], [-3, 4.5]] }, properties: { group: 'p', marker_id: 'MARKER0000000001', note: 'back\\slash "quoted" 😀' } },
+        { type: 'Feature', id: 30, geometry: { type: 'Polygon', coordinates: [[[0, 0], [5, 0], [5, 5], [0, 0]]] }, properties: {} },
+      ],
+    },
+    empty: { type: 'FeatureCollection', groups: [], features: [] },
+    bare: { features: [{ type: 'Feature', id: 1, geometry: { type: 'Point', coordinates: [0, 0] }, properties: {} }] },
+  };
+  const ids: Record<string, number> = {};
+
+  beforeAll(async () => {
+    database = await databaseUpTo(kind, LAST_BEFORE_ROWS);
+    const owner = await newUser(database.db);
+    for (const [name, document] of Object.entries(documents)) {
+      const [row] = await database.db('maps')
+        .insert({ owner_id: owner, short_name: name, title: name, basemap: 'classic', visibility: 'public', geojson: JSON.stringify(document) })
+        .returning('id');
+      ids[name] = Number(row.id);
+      await database.db('maps').where({ id: ids[name] }).update({ content_bytes: database.db.raw('octet_length(geojson::text)') });
+    }
+    await database.db('map_media').insert([
+      { map_id: ids.grouped, kind: 'image', media_id: 'IMAGE00000000001' },
+      { map_id: ids.grouped, kind: 'marker', media_id: 'MARKER0000000001' },
+    ]);
+    await migrateToLatest(database.db);
+  }, 120_000);
+
+  it('answers the same documents, features in their order, with exact sizes and counters', async () => {
+    for (const [name, before] of Object.entries(documents)) {
+      const { text, document } = await documentOf(database.db, ids[name]!);
+      expect(document).toEqual(before);
+      const map = await database.db('maps').where({ id: ids[name] }).first();
+      expect(Number(map.content_bytes)).toBe(Buffer.byteLength(text));
+      expect(Number(map.feature_count)).toBe(before.features.length);
+      expect(Number(map.next_feature_id)).toBe(Math.max(0, ...before.features.map((f) => f.id)) + 1);
+    }
+    expect((await database.db('maps').where({ id: ids.grouped }).first()).next_feature_id).toBe(31);
+  });
+
+  it('keeps each feature as the service writes it, with its group, bounding box and media', async () => {
+    const rows = await database.db('map_features').where({ map_id: ids.grouped }).orderBy('ordinal');
+    expect(rows.map((row) => Number(row.feature_id))).toEqual([7, 2, 30]);
+    // Written as the service writes features (type, id, geometry, properties; the order of the
+    // properties was jsonb's already), so an append can change an id without parsing.
+    expect(JSON.parse(rows[0].feature)).toEqual(documents.grouped.features[0]);
+    for (const row of rows) expect(row.feature).toMatch(/^\{"type":"Feature","id":\d+,"geometry":\{.*\},"properties":\{.*\}\}$/);
+    expect(rows.map((row) => [row.group_id, row.image_id, row.marker_id])).toEqual([
+      ['1', 'IMAGE00000000001', null],
+      ['"p"', null, 'MARKER0000000001'],
+      [null, null, null],
+    ]);
+    expect(rows.map((row) => [row.min_lon, row.min_lat, row.max_lon, row.max_lat])).toEqual([
+      [2.3376, 48.8606, 2.3376, 48.8606],
+      [-3, 2, 1, 4.5],
+      [0, 0, 5, 5],
+    ]);
+    const detail = await readMapDetail(database.db, ids.grouped!);
+    expect([detail?.images, detail?.markers]).toEqual([['IMAGE00000000001'], ['MARKER0000000001']]);
+  });
+
+  it('leaves no document column behind, and deletes a map\'s rows with the map', async () => {
+    const columns = await database.db('maps').columnInfo();
+    expect(Object.keys(columns)).not.toContain('geojson');
+    await database.db('maps').where({ id: ids.bare }).delete();
+    expect(await database.db('map_features').where({ map_id: ids.bare })).toEqual([]);
+  });
+});
+
+describe.each(kinds)('feature rows (%s)', (kind) => {
+  let database: Database;
+  let db: Db;
+  let owner: number;
+  beforeAll(async () => {
+    database = await databaseUpTo(kind);
+    db = database.db;
+    owner = await newUser(db);
+  }, 120_000);
+  afterAll(() => database?.drop());
+
+  async function newMap(features: MapFeature[], extra: Record<string, unknown> = {}): Promise<number> {
+    const content = contentOfDocument(parseMapDocument({ type: 'FeatureCollection', features, ...extra }));
+    const record = await insertMap(db, { ownerId: owner, shortNameBase: 'm', title: 'm', description: '', basemap: 'classic', visibility: 'public', content });
+    return record.id;
+  }
+
+  const revisionOf = async (mapId: number) => Number((await db('maps').where({ id: mapId }).first('revision')).revision);
+
+  it('reads one feature by id and the features inside a box, in the map\'s order', async () => {
+    const mapId = await newMap([point(5, 10, 10), point(3, 170, -20), point(9, -175, 40), point(1, 12, 11)]);
+    expect(JSON.parse((await featureById(db, mapId, 3))!)).toEqual(point(3, 170, -20));
+    expect(await featureById(db, mapId, 4)).toBeUndefined();
+    const ids = async (box: [number, number, number, number]) => (await featuresInBox(db, mapId, box)).map((f) => f.id);
+    expect(await ids([0, 0, 20, 20])).toEqual([5, 1]);
+    expect(await ids([10, 10, 10, 10])).toEqual([5]); // touching counts
+    expect(await ids([160, -90, -170, 90])).toEqual([3, 9]); // across the antimeridian
+    expect(await ids([-180, -90, 180, 90])).toEqual([5, 3, 9, 1]);
+    const line = await newMap([{ type: 'Feature', id: 1, geometry: { type: 'LineString', coordinates: [[0, 0], [10, 10]] }, properties: {} }]);
+    expect((await featuresInBox(db, line, [4, 4, 6, 6])).map((f) => f.id)).toEqual([1]); // its box meets the area
+  });
+
+  it('saves changed, new and deleted features at a revision and refuses a save made on an older one', async () => {
+    const mapId = await newMap([point(1, 0, 0), point(2, 1, 1), point(3, 2, 2)]);
+    const revision = await revisionOf(mapId);
+    const changed = point(2, 5, 5, { title: 'moved' });
+    const added = point(10, 6, 6);
+    const outcome = await saveFeatures(db, {
+      mapId,
+      revision,
+      upsert: [rowOf(changed, JSON.stringify(changed)), rowOf(added, JSON.stringify(added))],
+      delete: [1],
+    });
+    expect(outcome).toEqual({ saved: true, revision: revision + 1 });
+    const { text, document } = await documentOf(db, mapId);
+    // A changed feature keeps its place; a new one goes last.
+    expect(document.features).toEqual([changed, point(3, 2, 2), added]);
+    const map = await db('maps').where({ id: mapId }).first();
+    expect(Number(map.content_bytes)).toBe(Buffer.byteLength(text));
+    expect([Number(map.feature_count), Number(map.next_feature_id)]).toEqual([3, 11]);
+    // Someone saving on the revision they read before this save is refused, and nothing changes.
+    const stale = point(3, 9, 9);
+    expect(await saveFeatures(db, { mapId, revision, upsert: [rowOf(stale, JSON.stringify(stale))], delete: [] })).toEqual({
+      saved: false,
+      revision: revision + 1,
+    });
+    expect((await documentOf(db, mapId)).text).toBe(text);
+    expect(await saveFeatures(db, { mapId: mapId + 1_000_000, revision, upsert: [], delete: [] })).toBeUndefined();
+  });
+
+  it('keeps map_media exact when single features change', async () => {
+    const withImage = (id: number, image: string) => point(id, 0, 0, { image: { id: image } });
+    const mapId = await newMap([withImage(1, 'IMAGE_A'), withImage(2, 'IMAGE_A'), point(3, 0, 0, { marker_id: 'MARKER_A' })]);
+    const media = async () => {
+      const detail = await readMapDetail(db, mapId);
+      return [detail?.images, detail?.markers];
+    };
+    expect(await media()).toEqual([['IMAGE_A'], ['MARKER_A']]);
+    const save = async (upsert: MapFeature[], remove: number[] = []) =>
+      saveFeatures(db, { mapId, revision: await revisionOf(mapId), upsert: upsert.map((f) => rowOf(f, JSON.stringify(f))), delete: remove });
+    await save([point(1, 0, 0)]); // one of two users of IMAGE_A lets it go
+    expect(await media()).toEqual([['IMAGE_A'], ['MARKER_A']]);
+    await save([withImage(2, 'IMAGE_B')]); // the last one moves to another image
+    expect(await media()).toEqual([['IMAGE_B'], ['MARKER_A']]);
+    await save([], [3]); // the marker's only feature goes
+    expect(await media()).toEqual([['IMAGE_B'], []]);
+    await save([point(4, 0, 0, { marker_id: 'MARKER_B', image: { id: 'IMAGE_B' } })]);
+    expect(await media()).toEqual([['IMAGE_B'], ['MARKER_B']]);
+  });
+
+  it('refuses a save the caller\'s check refuses, and changes nothing', async () => {
+    const mapId = await newMap([point(1, 0, 0)]);
+    const before = await documentOf(db, mapId);
+    const revision = await revisionOf(mapId);
+    const big = point(2, 0, 0, { text: 'x'.repeat(1000) });
+    await expect(
+      saveFeatures(db, {
+        mapId,
+        revision,
+        upsert: [rowOf(big, JSON.stringify(big))],
+        delete: [],
+        check: ({ contentBytes }) => {
+          if (contentBytes > 500) throw new Error('too large');
+        },
+      }),
+    ).rejects.toThrow('too large');
+    expect((await documentOf(db, mapId)).text).toBe(before.text);
+    expect(await revisionOf(mapId)).toBe(revision);
+  });
+});
