@@ -125,6 +125,21 @@ export default defineConfig([
   },
   {
     files: ['lib/**/*.ts'],
-    rules: { 'no-restricted-imports': bans(database, koa, temporalProcesses) },
+    rules: {
+      'no-restricted-imports': bans(database, koa, temporalProcesses),
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: topFolder('db', 'api', 'activities', 'workflows', 'workers'),
+              allowTypeImports: true,
+              message:
+                'lib/ is domain code: it imports no values from db/ (repositories are passed in: see lib/accounts.ts), api/, activities/, workflows/ or workers/.',
+            },
+          ],
+        },
+      ],
+    },
   },
 ]);

@@ -8,7 +8,7 @@ import { mediaPlaceholder, type ExtractedMedia } from '../lib/formats/types.js';
 import type { SkippedItem } from '../lib/formats/skipped.js';
 import { featureImage } from '../lib/media/fields.js';
 import { derivedMediaId } from '../lib/media/ids.js';
-import { storeImage, storeMarker } from '../lib/media/store.js';
+import { storeImage, storeMarker } from './mediaStore.js';
 import type { ActivityDeps } from './deps.js';
 
 export interface ImportMedia {

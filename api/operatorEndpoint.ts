@@ -8,6 +8,7 @@ import type { Db } from '../db/connection.js';
 import { runAdminCommand } from '../lib/adminCommands.js';
 import { AppError } from '../lib/errors.js';
 import { timingSafeEqual } from 'node:crypto';
+import { accountRepository } from '../db/accounts.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
@@ -25,7 +26,7 @@ export function mountOperatorEndpoint(router: Router, db: Db, token: string): vo
       return;
     }
     try {
-      ctx.body = { lines: await runAdminCommand(db, ctx.request.body) };
+      ctx.body = { lines: await runAdminCommand(accountRepository(db), ctx.request.body) };
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       ctx.body = { error: error.message, error_code: error.code };

@@ -9,6 +9,7 @@ import { createScratchDatabase } from '../db/scratchDatabase.js';
 import { createApiKey, createUser } from '../lib/accounts.js';
 import { waitFor } from '../lib/waitFor.js';
 import { freePort } from '../scripts/freePort.js';
+import { accountRepository } from '../db/accounts.js';
 
 export interface BenchService {
   base: string;
@@ -36,8 +37,8 @@ export async function startBenchService(): Promise<BenchService> {
   const base = `http://127.0.0.1:${port}`;
   await waitFor('the service', async () => (await fetch(`${base}/healthz`).catch(() => null))?.status === 200, 120_000);
   const db = openDb({ databaseUrl: database.url, pgliteDir: undefined });
-  await createUser(db, { username: 'bench', email: 'bench@example.com', password: 'benchmark', verified: true });
-  const { key } = await createApiKey(db, 'bench');
+  await createUser(accountRepository(db), { username: 'bench', email: 'bench@example.com', password: 'benchmark', verified: true });
+  const { key } = await createApiKey(accountRepository(db), 'bench');
   await db.destroy();
   return {
     base,

@@ -1,21 +1,6 @@
 import type { Db } from './connection.js';
 import { translating } from './errors.js';
-
-export interface ApiKeyInfo {
-  prefix: string;
-  name: string;
-  createdAt: Date;
-  revokedAt: Date | null;
-}
-
-/** What authentication needs: the stored hash and the owner. */
-export interface KeyOwner {
-  keyHash: string;
-  revoked: boolean;
-  userId: number;
-  username: string;
-  emailVerified: boolean;
-}
+import type { ApiKeyInfo, KeyOwner } from '../lib/users.js';
 
 export async function insertApiKey(
   db: Db,

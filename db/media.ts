@@ -3,46 +3,8 @@
 // id up front finds its first row instead of making a second.
 import type { Knex } from 'knex';
 import type { Point } from '../lib/geojson/geometry.js';
+import type { ImageRecord, MarkerRecord, StoredDerivative } from '../lib/media/records.js';
 import type { Db } from './connection.js';
-
-/** One stored resized file. */
-export interface StoredDerivative {
-  /** e.g. s1024: fits in a 1024×1024 box. */
-  name: string;
-  width: number;
-  height: number;
-  contentType: string;
-  /** Blob store key. */
-  key: string;
-  /** Bytes. */
-  size: number;
-}
-
-export interface ImageRecord {
-  id: string;
-  ownerId: number;
-  width: number;
-  height: number;
-  tipColor: string;
-  avgColor: string;
-  hasGps: boolean;
-  geometry: Point | null;
-  dateStr: string | null;
-  dateIso: string | null;
-  blobPrefix: string;
-  derivatives: StoredDerivative[];
-  createdAt: Date;
-}
-
-export interface MarkerRecord {
-  id: string;
-  ownerId: number;
-  width: number;
-  height: number;
-  blobPrefix: string;
-  derivatives: StoredDerivative[];
-  createdAt: Date;
-}
 
 export type NewImage = Omit<ImageRecord, 'createdAt'>;
 export type NewMarker = Omit<MarkerRecord, 'createdAt'>;

@@ -1,9 +1,9 @@
 // A throw-away PostgreSQL database on the local server (127.0.0.1:5432, trust auth), migrated
-// to the latest schema: for the test suite and the benchmarks.
+// to the latest schema (or up to a given migration): for the test suite and the benchmarks.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDb } from './connection.js';
-import { migrateToLatest } from './migrate.js';
+import { migrateToLatest, migrationSource } from './migrate.js';
 
 const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -13,8 +13,8 @@ export interface ScratchDatabase {
   drop(): Promise<void>;
 }
 
-/** Undefined when no PostgreSQL answers on 127.0.0.1:5432. */
-export async function createScratchDatabase(label: string): Promise<ScratchDatabase | undefined> {
+/** Undefined when no PostgreSQL answers on 127.0.0.1:5432. `upTo`: the last migration to apply. */
+export async function createScratchDatabase(label: string, options: { upTo?: string } = {}): Promise<ScratchDatabase | undefined> {
   const admin = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3_000 });
   try {
     await admin.connect();
@@ -26,7 +26,8 @@ export async function createScratchDatabase(label: string): Promise<ScratchDatab
   await admin.end();
   const url = `postgres://postgres@127.0.0.1:5432/${name}`;
   const db = openDb({ databaseUrl: url, pgliteDir: undefined });
-  await migrateToLatest(db);
+  if (options.upTo === undefined) await migrateToLatest(db);
+  else await db.migrate.latest({ migrationSource: migrationSource(options.upTo) });
   await db.destroy();
   return {
     url,

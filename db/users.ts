@@ -1,13 +1,6 @@
 import type { Db } from './connection.js';
-import { translating } from './errors.js';
-
-export interface User {
-  id: number;
-  username: string;
-  email: string;
-  emailVerified: boolean;
-  createdAt: Date;
-}
+import { translating, UniqueViolation } from './errors.js';
+import type { User } from '../lib/users.js';
 
 interface UserRow {
   id: number;
@@ -27,21 +20,28 @@ const toUser = (row: UserRow): User => ({
 
 const columns = ['id', 'username', 'email', 'email_verified', 'created_at'];
 
+/** The new user, or which of its unique names another account has already. */
 export async function insertUser(
   db: Db,
   user: { username: string; email: string; passwordHash: string; emailVerified: boolean },
-): Promise<User> {
-  return translating(async () => {
-    const [row] = await db('users')
-      .insert({
-        username: user.username,
-        email: user.email,
-        password_hash: user.passwordHash,
-        email_verified: user.emailVerified,
-      })
-      .returning(columns);
-    return toUser(row as UserRow);
-  });
+): Promise<User | { taken: 'username' | 'email' }> {
+  try {
+    return await translating(async () => {
+      const [row] = await db('users')
+        .insert({
+          username: user.username,
+          email: user.email,
+          password_hash: user.passwordHash,
+          email_verified: user.emailVerified,
+        })
+        .returning(columns);
+      return toUser(row as UserRow);
+    });
+  } catch (error) {
+    if (error instanceof UniqueViolation && error.constraint.includes('username')) return { taken: 'username' };
+    if (error instanceof UniqueViolation && error.constraint.includes('email')) return { taken: 'email' };
+    throw error;
+  }
 }
 
 export async function findUserByUsername(db: Db, username: string): Promise<User | undefined> {

@@ -1,12 +1,22 @@
 // Account domain functions: the operator CLI uses them now, the web pages will use the same.
+// They work through a repository the caller passes in (db/accounts.ts makes one over the database).
 import { hash as argon2Hash } from '@node-rs/argon2';
 import { z } from 'zod';
-import { insertApiKey, listApiKeys, revokeApiKey, type ApiKeyInfo } from '../db/apiKeys.js';
-import type { Db } from '../db/connection.js';
-import { UniqueViolation } from '../db/errors.js';
-import { findUserByUsername, insertUser, setEmailVerified, type User } from '../db/users.js';
 import { generateApiKey } from './apiKeys.js';
 import { AppError } from './errors.js';
+import type { ApiKeyInfo, User } from './users.js';
+
+/** What the account functions need of storage. */
+export interface AccountRepository {
+  /** The new user, or which of its unique names another account has already. */
+  insertUser(user: { username: string; email: string; passwordHash: string; emailVerified: boolean }): Promise<User | { taken: 'username' | 'email' }>;
+  findUserByUsername(username: string): Promise<User | undefined>;
+  setEmailVerified(userId: number): Promise<void>;
+  insertApiKey(key: { userId: number; name: string; prefix: string; keyHash: string }): Promise<void>;
+  listApiKeys(userId: number): Promise<ApiKeyInfo[]>;
+  /** false when the user has no active key with this prefix. */
+  revokeApiKey(userId: number, prefix: string): Promise<boolean>;
+}
 
 export const usernameSchema = z
   .string()
@@ -29,57 +39,48 @@ function invalid(error: z.ZodError): AppError {
   return new AppError('invalid_arguments', `${issue.path.join('.') || 'value'}: ${issue.message}`);
 }
 
-export async function createUser(db: Db, input: NewUserInput): Promise<User> {
+export async function createUser(accounts: AccountRepository, input: NewUserInput): Promise<User> {
   const parsed = newUserSchema.safeParse(input);
   if (!parsed.success) throw invalid(parsed.error);
   const { username, email, password, verified } = parsed.data;
-  try {
-    return await insertUser(db, {
-      username,
-      email,
-      passwordHash: await argon2Hash(password),
-      emailVerified: verified,
-    });
-  } catch (error) {
-    if (error instanceof UniqueViolation && error.constraint.includes('username')) {
-      throw new AppError('username_taken', `The username "${username}" is already taken.`);
-    }
-    if (error instanceof UniqueViolation && error.constraint.includes('email')) {
-      throw new AppError('email_taken', `The e-mail address ${email} already belongs to an account.`);
-    }
-    throw error;
+  const user = await accounts.insertUser({ username, email, passwordHash: await argon2Hash(password), emailVerified: verified });
+  if ('taken' in user) {
+    throw user.taken === 'username'
+      ? new AppError('username_taken', `The username "${username}" is already taken.`)
+      : new AppError('email_taken', `The e-mail address ${email} already belongs to an account.`);
   }
+  return user;
 }
 
-async function userNamed(db: Db, username: string): Promise<User> {
-  const user = await findUserByUsername(db, username);
+async function userNamed(accounts: AccountRepository, username: string): Promise<User> {
+  const user = await accounts.findUserByUsername(username);
   if (!user) throw new AppError('user_not_found', `No account has the username "${username}".`);
   return user;
 }
 
 /** Creates a key and returns it; this is the only moment the key exists in clear. */
-export async function createApiKey(db: Db, username: string, name = ''): Promise<{ key: string; prefix: string }> {
-  const user = await userNamed(db, username);
+export async function createApiKey(accounts: AccountRepository, username: string, name = ''): Promise<{ key: string; prefix: string }> {
+  const user = await userNamed(accounts, username);
   const created = generateApiKey();
-  await insertApiKey(db, { userId: user.id, name: name.slice(0, 200), prefix: created.prefix, keyHash: created.hash });
+  await accounts.insertApiKey({ userId: user.id, name: name.slice(0, 200), prefix: created.prefix, keyHash: created.hash });
   return { key: created.key, prefix: created.prefix };
 }
 
-export async function verifyEmail(db: Db, username: string): Promise<void> {
-  const user = await userNamed(db, username);
-  await setEmailVerified(db, user.id);
+export async function verifyEmail(accounts: AccountRepository, username: string): Promise<void> {
+  const user = await userNamed(accounts, username);
+  await accounts.setEmailVerified(user.id);
 }
 
-export async function listKeys(db: Db, username: string): Promise<ApiKeyInfo[]> {
-  const user = await userNamed(db, username);
-  return listApiKeys(db, user.id);
+export async function listKeys(accounts: AccountRepository, username: string): Promise<ApiKeyInfo[]> {
+  const user = await userNamed(accounts, username);
+  return accounts.listApiKeys(user.id);
 }
 
 /** `keyPrefix` may be the bare prefix, "mps_" + prefix as list-keys shows it, or the whole key. */
-export async function revokeKey(db: Db, username: string, keyPrefix: string): Promise<void> {
-  const user = await userNamed(db, username);
+export async function revokeKey(accounts: AccountRepository, username: string, keyPrefix: string): Promise<void> {
+  const user = await userNamed(accounts, username);
   const prefix = /^(?:mps_)?([A-Za-z0-9]{10})(?:_|$)/.exec(keyPrefix)?.[1] ?? keyPrefix;
-  if (!(await revokeApiKey(db, user.id, prefix))) {
+  if (!(await accounts.revokeApiKey(user.id, prefix))) {
     throw new AppError('key_not_found', `"${username}" has no active API key with the prefix "${prefix}".`);
   }
 }

@@ -1,8 +1,7 @@
 // The operator commands behind `npm run admin -- <command>`, as one function over the
-// database, so the CLI can run them itself or hand them to a running embedded service.
+// accounts repository, so the CLI can run them itself or hand them to a running embedded service.
 import { z } from 'zod';
-import type { Db } from '../db/connection.js';
-import { createApiKey, createUser, listKeys, revokeKey, verifyEmail } from './accounts.js';
+import { createApiKey, createUser, listKeys, revokeKey, verifyEmail, type AccountRepository } from './accounts.js';
 import { AppError } from './errors.js';
 
 export const ADMIN_USAGE = `Usage: npm run --silent admin -- <command> [options]
@@ -30,7 +29,7 @@ export const adminRequest = z.discriminatedUnion('command', [
 export type AdminRequest = z.input<typeof adminRequest>;
 
 /** Runs one command; returns the lines to print. Throws AppError for bad input. */
-export async function runAdminCommand(db: Db, input: unknown): Promise<string[]> {
+export async function runAdminCommand(accounts: AccountRepository, input: unknown): Promise<string[]> {
   const parsed = adminRequest.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -40,18 +39,18 @@ export async function runAdminCommand(db: Db, input: unknown): Promise<string[]>
   const request = parsed.data;
   switch (request.command) {
     case 'create-user': {
-      const user = await createUser(db, request);
+      const user = await createUser(accounts, request);
       return [`Created user ${user.username} <${user.email}>${user.emailVerified ? ' (e-mail verified)' : ''}.`];
     }
     case 'create-api-key': {
-      const { key } = await createApiKey(db, request.username, request.name);
+      const { key } = await createApiKey(accounts, request.username, request.name);
       return [`Created an API key for ${request.username}. It is shown only this once:`, key];
     }
     case 'verify-email':
-      await verifyEmail(db, request.username);
+      await verifyEmail(accounts, request.username);
       return [`Marked the e-mail address of ${request.username} as verified.`];
     case 'list-keys': {
-      const keys = await listKeys(db, request.username);
+      const keys = await listKeys(accounts, request.username);
       if (keys.length === 0) return [`${request.username} has no API keys.`];
       return keys.map(
         (k) =>
@@ -59,7 +58,7 @@ export async function runAdminCommand(db: Db, input: unknown): Promise<string[]>
       );
     }
     case 'revoke-key':
-      await revokeKey(db, request.username, request['key-prefix']);
+      await revokeKey(accounts, request.username, request['key-prefix']);
       return [`Revoked the key ${request['key-prefix']} of ${request.username}.`];
   }
 }

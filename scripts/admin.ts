@@ -7,6 +7,7 @@ import { ADMIN_USAGE, runAdminCommand } from '../lib/adminCommands.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { AppError } from '../lib/errors.js';
 import { readEmbeddedState } from './embeddedState.js';
+import { accountRepository } from '../db/accounts.js';
 
 async function viaService(url: string, token: string, request: object): Promise<string[]> {
   const response = await fetch(`${url}/internal/admin`, {
@@ -46,7 +47,7 @@ async function main(): Promise<number> {
   } else {
     const db = await openDatabase(config);
     try {
-      lines = await runAdminCommand(db, request);
+      lines = await runAdminCommand(accountRepository(db), request);
     } finally {
       await db.destroy();
     }

@@ -1,6 +1,6 @@
 // The spec's shapes built from stored records: the feature `image` property a map document
 // carries, and the image/upload and marker/upload answers.
-import type { ImageRecord, MarkerRecord } from '../../db/media.js';
+import type { ImageRecord, MarkerRecord } from './records.js';
 import type { Point } from '../geojson/geometry.js';
 
 export interface FeatureImage {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeKey } from '../../lib/accounts.js';
 import { startTestService, type TestService } from './harness.js';
+import { accountRepository } from '../../db/accounts.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -45,7 +46,7 @@ describe('authentication', () => {
   it('refuses a revoked key', async () => {
     const { key, username } = await service.newUser();
     expect((await service.call('map/list', key)).error).toBeUndefined();
-    await revokeKey(service.db, username, key);
+    await revokeKey(accountRepository(service.db), username, key);
     expectError(await service.call('map/list', key), 'invalid_api_key');
   });
 

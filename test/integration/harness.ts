@@ -21,6 +21,7 @@ import { LocalBlobStore } from '../../lib/blobs/localBlobStore.js';
 import { loadConfig, type Config } from '../../lib/config.js';
 import { freePort } from '../../scripts/freePort.js';
 import { createMapsWorker, type MapsWorker } from '../../workers/createWorker.js';
+import { accountRepository } from '../../db/accounts.js';
 
 try {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -136,9 +137,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     },
     async newUser({ verified = true } = {}) {
       const username = `u${randomBytes(5).toString('hex')}`;
-      const user = await createUser(db, { username, email: `${username}@example.com`, password: 'correct horse' });
-      if (verified) await verifyEmail(db, username);
-      const { key } = await createApiKey(db, username, 'test');
+      const user = await createUser(accountRepository(db), { username, email: `${username}@example.com`, password: 'correct horse' });
+      if (verified) await verifyEmail(accountRepository(db), username);
+      const { key } = await createApiKey(accountRepository(db), username, 'test');
       return { username, userId: user.id, key };
     },
     async stop() {

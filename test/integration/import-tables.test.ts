@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalBlobStore } from '../../lib/blobs/localBlobStore.js';
-import { storeImage } from '../../lib/media/store.js';
+import { storeImage } from '../../activities/mediaStore.js';
 import { startTestService, type TestService } from './harness.js';
 
 let service: TestService;

@@ -2,10 +2,10 @@
 // repository writes and reads the web editor will use. Runs against PostgreSQL (a database of
 // its own, created before the move) and against PGlite.
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDb, type Db } from '../../db/connection.js';
 import { migrateToLatest, migrationSource } from '../../db/migrate.js';
+import { createScratchDatabase } from '../../db/scratchDatabase.js';
 import { openMapDocument } from '../../db/mapDocument.js';
 import { featureById, featuresInBox, saveFeatures } from '../../db/mapFeatures.js';
 import { insertMap, readMapDetail } from '../../db/maps.js';
@@ -13,7 +13,6 @@ import { contentOfDocument } from '../../lib/formats/documentContent.js';
 import { rowOf } from '../../lib/formats/featureRows.js';
 import { parseMapDocument, type MapFeature } from '../../lib/geojson/model.js';
 
-const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 const LAST_BEFORE_ROWS = '013_map_content_bytes';
 
 interface Database {
@@ -21,35 +20,24 @@ interface Database {
   drop(): Promise<void>;
 }
 
-/** A database of its own, migrated up to `last` only (PostgreSQL when the suite has it, else PGlite). */
+/** A database of its own, migrated up to `last` only (all migrations without it). */
 async function databaseUpTo(kind: 'pg' | 'pglite', last?: string): Promise<Database> {
-  let db: Db;
-  let drop = async () => {};
   if (kind === 'pg') {
-    const name = `mps_storage_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    db = openDb({ databaseUrl: `postgres://postgres@127.0.0.1:5432/${name}`, pgliteDir: undefined });
-    drop = async () => {
-      const client = new pg.Client({ connectionString: ADMIN_URL });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
+    const scratch = await createScratchDatabase('storage', { upTo: last });
+    if (!scratch) throw new Error('no PostgreSQL');
+    const db = openDb({ databaseUrl: scratch.url, pgliteDir: undefined });
+    return {
+      db,
+      drop: async () => {
+        await db.destroy();
+        await scratch.drop();
+      },
     };
-  } else {
-    db = openDb({ databaseUrl: undefined, pgliteDir: undefined });
   }
+  const db = openDb({ databaseUrl: undefined, pgliteDir: undefined });
   if (last === undefined) await migrateToLatest(db);
   else await db.migrate.latest({ migrationSource: migrationSource(last) });
-  return {
-    db,
-    drop: async () => {
-      await db.destroy();
-      await drop();
-    },
-  };
+  return { db, drop: () => db.destroy() };
 }
 
 const kinds: ('pg' | 'pglite')[] = inject('databaseUrl') === null ? ['pglite'] : ['pg', 'pglite'];

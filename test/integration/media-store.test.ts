@@ -12,7 +12,7 @@ import { LocalBlobStore } from '../../lib/blobs/localBlobStore.js';
 import { AppError } from '../../lib/errors.js';
 import { featureImage, imageUploadAnswer, markerUploadAnswer } from '../../lib/media/fields.js';
 import { newImageId, newMarkerId } from '../../lib/media/ids.js';
-import { storeImage, storeMarker } from '../../lib/media/store.js';
+import { storeImage, storeMarker } from '../../activities/mediaStore.js';
 
 // The real database (PostgreSQL from the global setup, or in-memory PGlite) and a blob
 // directory of this file's own; no API or worker is needed to store media.
@@ -25,6 +25,7 @@ let otherOwnerId: number;
 const newOwner = async () => {
   const username = `m${randomBytes(5).toString('hex')}`;
   const user = await insertUser(db, { username, email: `${username}@example.com`, passwordHash: 'x', emailVerified: true });
+  if ('taken' in user) throw new Error(`${user.taken} taken`);
   return user.id;
 };
 

@@ -2,34 +2,32 @@
 // a media resolver for files inside the archive, by the KMZ parser.
 //
 // Conversion:
-// - Placemarks of every geometry: Point, LineString, LinearRing (→ a closed LineString),
-//   Polygon with inner rings, MultiGeometry (→ Multi* when all parts are of one kind, else a
-//   GeometryCollection), gx:Track / gx:MultiTrack (→ LineString / MultiLineString, `when`
-//   times in `times`). Altitude is kept as a third coordinate. Rings that are not closed are
-//   closed; a placemark with any invalid geometry is skipped with the reason and its line.
+// - Placemarks of every geometry (./kmlGeometry.ts): Point, LineString, LinearRing (→ a closed
+//   LineString), Polygon with inner rings, MultiGeometry (→ Multi* when all parts are of one
+//   kind, else a GeometryCollection), gx:Track / gx:MultiTrack (→ LineString / MultiLineString,
+//   `when` times in `times`). Altitude is kept as a third coordinate. Rings that are not closed
+//   are closed; a placemark with any invalid geometry is skipped with the reason and its line.
 // - name → title, description → description (text kept as is: it is inert data here),
 //   visibility 0 (of the placemark or an enclosing Folder/Document) → visible: false,
 //   TimeStamp → time, TimeSpan → begin/end, ExtendedData Data/SimpleData → properties (never
 //   replacing the properties set here), gx:SimpleArrayData → lists.
-// - Styles: inline, shared (<Style id> through styleUrl "#id", also defined after use) and
-//   StyleMaps (the "normal" pair, followed through up to 8 links) → `color` (#rrggbb) from
-//   IconStyle (points), LineStyle (lines), PolyStyle or else LineStyle (polygons), and
-//   `stroke-width` from LineStyle width (lines and polygons).
+// - Styles (./kmlStyles.ts): inline, shared and StyleMaps → `color`, `stroke-width`, and in a
+//   KMZ `marker_id`; the first <img> of a description that names a file of the KMZ → `image`
+//   (./kmlImages.ts).
 // - Folders → groups (title = Folder name or "Folder"); nested Folders → `parent`. The
 //   Document is not a group.
 // - NetworkLinks, overlays and every href are never fetched.
 import { AppError } from '../../errors.js';
-import { MAX_FEATURES, type Geometry, type MapDocument, type MapFeature, type MapGroup, type Position } from '../../geojson/model.js';
-import type { SkippedItem } from '../skipped.js';
-import { kmlColorToHex } from './color.js';
-import { parseNumber } from './numbers.js';
-import { CompactCoordinates } from '../compactCoordinates.js';
-import { closeRing, parseCoordinateList, parseSpacedPosition, readCoordinateTuples } from './positions.js';
-import { setDataProperty } from './properties.js';
 import { shorten } from '../../geojson/json-data.js';
-import { readXml, type XmlHandler } from './sax.js';
+import { MAX_FEATURES, type MapDocument, type MapFeature, type MapGroup } from '../../geojson/model.js';
+import type { SkippedItem } from '../skipped.js';
 import { plural, SkipList } from '../skipped.js';
 import { FeatureList, type FeatureSink } from '../types.js';
+import { buildGeometry, KmlGeometryReader, partsKind, partTimes, type GeometryTarget } from './kmlGeometry.js';
+import { descriptionImage } from './kmlImages.js';
+import { KmlStyles, type StyleData, type StyledFeature } from './kmlStyles.js';
+import { setDataProperty } from './properties.js';
+import { readXml, type XmlHandler } from './sax.js';
 
 /** Finds files inside a KMZ archive; answers a media placeholder id, or undefined. */
 export interface KmlMediaResolver {
@@ -62,42 +60,7 @@ const RESERVED_PROPERTIES: ReadonlySet<string> = new Set([
   'end',
 ]);
 
-const MAX_STYLE_LINKS = 8;
-
-interface StyleData {
-  iconColor?: string;
-  iconHref?: string;
-  lineColor?: string;
-  lineWidth?: number;
-  polyColor?: string;
-}
-
-interface StyleMapData {
-  normalUrl?: string;
-  normalStyle?: StyleData;
-}
-
-interface PairData {
-  key?: string;
-  url?: string;
-  style?: StyleData;
-}
-
-const POINT = 0;
-const LINE = 1;
-const POLYGON = 2;
-
-interface Part {
-  kind: typeof POINT | typeof LINE | typeof POLYGON;
-  /** A long line's positions are kept compactly (CompactCoordinates), not as arrays. */
-  coordinates: Position | Position[] | Position[][] | CompactCoordinates;
-  times?: string[];
-}
-
-/** Coordinate texts longer than this (about 40,000 positions) become CompactCoordinates. */
-const LONG_COORDINATES = 1024 * 1024;
-
-interface PlacemarkState {
+interface PlacemarkState extends GeometryTarget {
   line: number;
   depth: number;
   title?: string;
@@ -110,8 +73,6 @@ interface PlacemarkState {
   time?: string;
   begin?: string;
   end?: string;
-  parts: Part[];
-  problem?: string;
 }
 
 interface Container {
@@ -122,67 +83,10 @@ interface Container {
   hidden: boolean;
 }
 
-interface StyledFeature {
-  properties: Record<string, unknown>;
-  url: string | undefined;
-  style: StyleData | undefined;
-  kind: number;
-}
-
 /** `placemark "Name"` or `placemark` for messages. */
 function placemarkLabel(state: PlacemarkState): string {
   if (state.title === undefined) return 'placemark';
   return `placemark ${JSON.stringify(shorten(state.title, 60))}`;
-}
-
-function singleGeometry(part: Part): Geometry {
-  switch (part.kind) {
-    case POINT:
-      return { type: 'Point', coordinates: part.coordinates as Position };
-    case LINE:
-      return { type: 'LineString', coordinates: part.coordinates as Position[] };
-    default:
-      return { type: 'Polygon', coordinates: part.coordinates as Position[][] };
-  }
-}
-
-function buildGeometry(parts: Part[]): Geometry {
-  const first = parts[0] as Part;
-  if (parts.length === 1) return singleGeometry(first);
-  let sameKind = true;
-  for (const part of parts) if (part.kind !== first.kind) sameKind = false;
-  if (!sameKind) return { type: 'GeometryCollection', geometries: parts.map(singleGeometry) };
-  switch (first.kind) {
-    case POINT:
-      return { type: 'MultiPoint', coordinates: parts.map((part) => part.coordinates as Position) };
-    case LINE:
-      return { type: 'MultiLineString', coordinates: parts.map((part) => part.coordinates as Position[]) };
-    default:
-      return { type: 'MultiPolygon', coordinates: parts.map((part) => part.coordinates as Position[][]) };
-  }
-}
-
-/** `times` of a placemark made of lines that all carry times (tracks): a list, or a list per line. */
-function partTimes(parts: Part[]): string[] | string[][] | undefined {
-  for (const part of parts) if (part.kind !== LINE || part.times === undefined) return undefined;
-  if (parts.length === 1) return (parts[0] as Part).times;
-  return parts.map((part) => part.times as string[]);
-}
-
-/** The src attribute inside one HTML start tag (the tag's text only, so the match stays linear). */
-const SRC_ATTRIBUTE = /\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))/i;
-/** Most <img> tags of one description that are looked at. */
-const MAX_IMG_TAGS = 100;
-
-/** Minimal HTML attribute unescaping for file names in <img src>. */
-function unescapeAttribute(value: string): string {
-  if (value.indexOf('&') === -1) return value;
-  return value
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;|&apos;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
 }
 
 class KmlHandler implements XmlHandler {
@@ -195,30 +99,15 @@ class KmlHandler implements XmlHandler {
   overlays = 0;
 
   private readonly containers: Container[] = [];
-  private readonly styles = new Map<string, StyleData>();
-  private readonly styleMaps = new Map<string, StyleMapData>();
+  private readonly styles = new KmlStyles();
+  private readonly geometry = new KmlGeometryReader();
   /**
    * Features waiting for a style that is not defined yet (styles may follow their use); once
    * one waits, every later feature waits behind it, so the features keep the file's order.
    */
-  private readonly resolved = new Map<string, StyleData | undefined>();
   private readonly held: { feature: MapFeature; styled?: StyledFeature }[] = [];
 
   private placemark: PlacemarkState | null = null;
-
-  // Styles being read.
-  private style: StyleData | null = null;
-  private styleDepth = 0;
-  private styleId: string | undefined;
-  private styleMap: StyleMapData | null = null;
-  private styleMapId: string | undefined;
-  private pair: PairData | null = null;
-
-  // Geometry being read.
-  private polygon: { outer: Position[] | undefined; inner: Position[][] } | null = null;
-  private ringRole = 0; // 1 outer, 2 inner
-  private track: { coords: Position[]; times: string[] } | null = null;
-  private partsAtOpen = 0;
 
   // ExtendedData being read.
   private dataName: string | undefined;
@@ -268,18 +157,9 @@ class KmlHandler implements XmlHandler {
         });
         return;
       case 'Style':
-        if (this.style === null) {
-          this.style = {};
-          this.styleDepth = depth;
-          this.styleId = attributes.id;
-        }
-        return;
       case 'StyleMap':
-        this.styleMap = {};
-        this.styleMapId = attributes.id;
-        return;
       case 'Pair':
-        if (this.styleMap !== null) this.pair = {};
+        this.styles.open(name, attributes, depth);
         return;
       case 'Data':
         this.dataName = attributes.name;
@@ -293,23 +173,12 @@ class KmlHandler implements XmlHandler {
         return;
       case 'Point':
       case 'LineString':
-        this.partsAtOpen = this.placemark?.parts.length ?? 0;
-        return;
       case 'LinearRing':
-        if (this.polygon === null) this.partsAtOpen = this.placemark?.parts.length ?? 0;
-        return;
       case 'Polygon':
-        this.polygon = { outer: undefined, inner: [] };
-        this.ringRole = 0;
-        return;
       case 'outerBoundaryIs':
-        this.ringRole = 1;
-        return;
       case 'innerBoundaryIs':
-        this.ringRole = 2;
-        return;
       case 'Track':
-        this.track = { coords: [], times: [] };
+        this.geometry.open(name, this.placemark);
         return;
       case 'Model':
         if (this.placemark !== null) this.placemark.problem ??= 'a 3D model, which cannot be imported';
@@ -364,19 +233,10 @@ class KmlHandler implements XmlHandler {
         this.containers.pop();
         return;
       case 'Style':
-        if (this.style !== null && depth === this.styleDepth) this.finishStyle(path[depth - 2]);
-        return;
       case 'StyleMap':
-        if (this.styleMap !== null && this.styleMapId !== undefined) this.styleMaps.set(this.styleMapId, this.styleMap);
-        this.styleMap = null;
-        return;
       case 'Pair': {
-        const pair = this.pair;
-        this.pair = null;
-        if (pair !== null && this.styleMap !== null && pair.key?.trim() === 'normal') {
-          if (pair.url !== undefined) this.styleMap.normalUrl = pair.url;
-          if (pair.style !== undefined) this.styleMap.normalStyle = pair.style;
-        }
+        const own = this.styles.close(name, depth, path[depth - 2]);
+        if (own !== undefined && this.placemark !== null) this.placemark.style = own;
         return;
       }
       case 'SimpleArrayData': {
@@ -387,20 +247,12 @@ class KmlHandler implements XmlHandler {
       }
       case 'Point':
       case 'LineString':
-        this.checkGeometryHadCoordinates(name);
-        return;
       case 'LinearRing':
-        if (this.polygon === null) this.checkGeometryHadCoordinates(name);
-        return;
       case 'Polygon':
-        this.finishPolygon();
-        return;
       case 'outerBoundaryIs':
       case 'innerBoundaryIs':
-        this.ringRole = 0;
-        return;
       case 'Track':
-        this.finishTrack();
+        this.geometry.close(name, this.placemark);
         return;
       default:
         return;
@@ -409,6 +261,7 @@ class KmlHandler implements XmlHandler {
 
   private closeText(name: string, raw: string, parent: string | undefined, grandparent: string | undefined): void {
     const placemark = this.placemark;
+    if (this.styles.text(name, raw, parent, grandparent)) return;
     switch (name) {
       case 'name': {
         const title = raw.trim();
@@ -443,39 +296,9 @@ class KmlHandler implements XmlHandler {
       }
       case 'styleUrl': {
         const url = raw.trim();
-        if (url === '') return;
-        if (parent === 'Placemark') {
-          if (placemark !== null) placemark.styleUrl = url;
-        } else if (parent === 'Pair' && this.pair !== null) {
-          this.pair.url = url;
-        }
+        if (url !== '' && parent === 'Placemark' && placemark !== null) placemark.styleUrl = url;
         return;
       }
-      case 'key':
-        if (parent === 'Pair' && this.pair !== null) this.pair.key = raw;
-        return;
-      case 'color': {
-        const style = this.style;
-        if (style === null) return;
-        const color = kmlColorToHex(raw);
-        if (color === undefined) return;
-        if (parent === 'IconStyle') style.iconColor = color;
-        else if (parent === 'LineStyle') style.lineColor = color;
-        else if (parent === 'PolyStyle') style.polyColor = color;
-        return;
-      }
-      case 'width':
-        if (parent === 'LineStyle' && this.style !== null) {
-          const width = parseNumber(raw);
-          if (Number.isFinite(width) && width >= 0) this.style.lineWidth = width;
-        }
-        return;
-      case 'href':
-        if (parent === 'Icon' && grandparent === 'IconStyle' && this.style !== null) {
-          const href = raw.trim();
-          if (href !== '') this.style.iconHref = href;
-        }
-        return;
       case 'value':
         if (parent === 'Data') {
           if (placemark !== null && this.dataName !== undefined) (placemark.data ??= []).push(this.dataName, raw.trim());
@@ -487,18 +310,14 @@ class KmlHandler implements XmlHandler {
         if (placemark !== null && this.dataName !== undefined) (placemark.data ??= []).push(this.dataName, raw.trim());
         return;
       case 'coordinates':
-        if (placemark !== null && placemark.problem === undefined) this.readCoordinates(placemark, raw, parent);
+        if (placemark !== null) this.geometry.coordinates(placemark, raw, parent);
         return;
       case 'when':
-        if (parent === 'Track') this.track?.times.push(raw.trim());
+        if (parent === 'Track') this.geometry.trackTime(raw);
         else if (parent === 'TimeStamp' && grandparent === 'Placemark' && placemark !== null) placemark.time = raw.trim();
         return;
       case 'coord':
-        if (parent === 'Track' && this.track !== null && placemark !== null && placemark.problem === undefined) {
-          const position = parseSpacedPosition(raw);
-          if (typeof position === 'string') placemark.problem = `track position ${this.track.coords.length + 1}: ${position}`;
-          else this.track.coords.push(position);
-        }
+        if (parent === 'Track' && placemark !== null) this.geometry.trackPosition(placemark, raw);
         return;
       case 'begin':
       case 'end':
@@ -506,111 +325,6 @@ class KmlHandler implements XmlHandler {
         return;
       default:
         return;
-    }
-  }
-
-  private readCoordinates(placemark: PlacemarkState, raw: string, parent: string | undefined): void {
-    const geometry = parent ?? 'geometry';
-    if (parent !== 'Point' && parent !== 'LineString' && parent !== 'LinearRing') return;
-    if (parent === 'LineString' && raw.length > LONG_COORDINATES) {
-      this.readLongLine(placemark, raw);
-      return;
-    }
-    const positions = parseCoordinateList(raw);
-    if (typeof positions === 'string') {
-      placemark.problem = `${geometry} coordinates: ${positions}`;
-      return;
-    }
-    if (parent === 'Point') {
-      const position = positions[0];
-      if (position === undefined) placemark.problem = 'a Point has no coordinates';
-      else placemark.parts.push({ kind: POINT, coordinates: position });
-      return;
-    }
-    if (parent === 'LineString') {
-      if (positions.length < 2) {
-        placemark.problem = `a LineString has ${plural(positions.length, 'position')}; a line needs at least 2`;
-      } else {
-        placemark.parts.push({ kind: LINE, coordinates: positions });
-      }
-      return;
-    }
-    // LinearRing: a polygon ring, or on its own a closed line.
-    const problem = closeRing(positions);
-    if (problem !== null) {
-      placemark.problem = problem;
-      return;
-    }
-    const polygon = this.polygon;
-    if (polygon === null) {
-      placemark.parts.push({ kind: LINE, coordinates: positions });
-    } else if (this.ringRole === 2) {
-      polygon.inner.push(positions);
-    } else if (polygon.outer === undefined) {
-      polygon.outer = positions;
-    } else {
-      placemark.problem = 'a Polygon has more than one outer ring';
-    }
-  }
-
-  /** A long LineString (a recorded track, a detailed route): its positions go into compact storage. */
-  private readLongLine(placemark: PlacemarkState, raw: string): void {
-    const line = new CompactCoordinates(1);
-    line.openList();
-    const problem = readCoordinateTuples(raw, (lon, lat, alt) => line.addPosition(lon, lat, alt));
-    if (problem !== null) {
-      placemark.problem = `LineString coordinates: ${problem}`;
-      return;
-    }
-    const count = line.closeList();
-    if (count < 2) placemark.problem = `a LineString has ${plural(count, 'position')}; a line needs at least 2`;
-    else placemark.parts.push({ kind: LINE, coordinates: line });
-  }
-
-  private checkGeometryHadCoordinates(name: string): void {
-    const placemark = this.placemark;
-    if (placemark === null || placemark.problem !== undefined) return;
-    if (placemark.parts.length === this.partsAtOpen) placemark.problem = `a ${name} has no coordinates`;
-  }
-
-  private finishPolygon(): void {
-    const polygon = this.polygon;
-    this.polygon = null;
-    this.ringRole = 0;
-    const placemark = this.placemark;
-    if (polygon === null || placemark === null || placemark.problem !== undefined) return;
-    if (polygon.outer === undefined) {
-      placemark.problem = 'a Polygon has no outer ring';
-      return;
-    }
-    placemark.parts.push({ kind: POLYGON, coordinates: [polygon.outer, ...polygon.inner] });
-  }
-
-  private finishTrack(): void {
-    const track = this.track;
-    this.track = null;
-    const placemark = this.placemark;
-    if (track === null || placemark === null || placemark.problem !== undefined) return;
-    if (track.coords.length < 2) {
-      placemark.problem = `a track has ${plural(track.coords.length, 'position')}; a line needs at least 2`;
-      return;
-    }
-    const part: Part = { kind: LINE, coordinates: track.coords };
-    if (track.times.length === track.coords.length) part.times = track.times;
-    placemark.parts.push(part);
-  }
-
-  private finishStyle(parent: string | undefined): void {
-    const style = this.style as StyleData;
-    const id = this.styleId;
-    this.style = null;
-    this.styleId = undefined;
-    if (parent === 'Placemark') {
-      if (this.placemark !== null) this.placemark.style = style;
-    } else if (parent === 'Pair') {
-      if (this.pair !== null) this.pair.style = style;
-    } else if (id !== undefined) {
-      this.styles.set(id, style);
     }
   }
 
@@ -648,41 +362,20 @@ class KmlHandler implements XmlHandler {
     const times = partTimes(state.parts);
     if (times !== undefined) properties.times = times;
 
-    if (this.media !== undefined && state.description !== undefined && /<img/i.test(state.description)) {
-      this.attachImage(properties, state.description);
+    const media = this.media;
+    if (media !== undefined && state.description !== undefined) {
+      const image = descriptionImage(state.description, (src) => media.image(src));
+      if (image !== undefined) properties.image = { id: image };
     }
 
-    let kind = POINT;
-    for (const part of state.parts) if (part.kind > kind) kind = part.kind;
+    const kind = partsKind(state.parts);
     const feature: MapFeature = { type: 'Feature', id: this.featureCount + 1, geometry: buildGeometry(state.parts), properties };
     const styled = state.styleUrl !== undefined || state.style !== undefined ? { properties, url: state.styleUrl, style: state.style, kind } : undefined;
-    if (this.held.length === 0 && (styled === undefined || this.isResolvable(styled.url, 0))) {
+    if (this.held.length === 0 && (styled === undefined || this.styles.isResolvable(styled.url))) {
       if (styled !== undefined) this.applyStyle(styled);
       this.sink.add(feature);
     } else {
       this.held.push({ feature, styled });
-    }
-  }
-
-  private attachImage(properties: Record<string, unknown>, description: string): void {
-    const media = this.media as KmlMediaResolver;
-    const lower = description.toLowerCase();
-    let at = 0;
-    for (let tags = 0; tags < MAX_IMG_TAGS; tags++) {
-      const start = lower.indexOf('<img', at);
-      if (start === -1) return;
-      const end = lower.indexOf('>', start);
-      if (end === -1) return;
-      at = end + 1;
-      const match = SRC_ATTRIBUTE.exec(description.slice(start + 4, end));
-      if (match === null) continue;
-      const src = unescapeAttribute((match[1] ?? match[2] ?? match[3] ?? '').trim());
-      if (src === '') continue;
-      const id = media.image(src);
-      if (id !== undefined) {
-        properties.image = { id };
-        return;
-      }
     }
   }
 
@@ -696,49 +389,8 @@ class KmlHandler implements XmlHandler {
   }
 
   private applyStyle(item: StyledFeature): void {
-    let base: StyleData | undefined;
-    if (item.url !== undefined) {
-      if (this.resolved.has(item.url)) {
-        base = this.resolved.get(item.url);
-      } else {
-        base = this.resolveUrl(item.url, 0);
-        this.resolved.set(item.url, base);
-      }
-    }
-    const style = item.style === undefined ? base : base === undefined ? item.style : { ...base, ...item.style };
-    if (style === undefined) return;
-    const properties = item.properties;
-    const color = item.kind === POINT ? style.iconColor : item.kind === LINE ? style.lineColor : (style.polyColor ?? style.lineColor);
-    if (color !== undefined) properties.color = color;
-    if (item.kind !== POINT && style.lineWidth !== undefined) properties['stroke-width'] = style.lineWidth;
-    if (item.kind === POINT && style.iconHref !== undefined && this.media !== undefined) {
-      const marker = this.media.marker(style.iconHref);
-      if (marker !== undefined) properties.marker_id = marker;
-    }
-  }
-
-  /** True when every style the url leads to is defined already (a chain too long counts as done). */
-  private isResolvable(url: string | undefined, links: number): boolean {
-    if (url === undefined || links > MAX_STYLE_LINKS) return true;
-    const hash = url.indexOf('#');
-    const id = hash === -1 ? url : url.slice(hash + 1);
-    if (this.styles.has(id)) return true;
-    const map = this.styleMaps.get(id);
-    return map !== undefined && this.isResolvable(map.normalUrl, links + 1);
-  }
-
-  private resolveUrl(url: string, links: number): StyleData | undefined {
-    if (links > MAX_STYLE_LINKS) return undefined;
-    const hash = url.indexOf('#');
-    // "#id" (also "file.kml#id": the fragment is looked up here; nothing is ever fetched).
-    const id = hash === -1 ? url : url.slice(hash + 1);
-    const style = this.styles.get(id);
-    if (style !== undefined) return style;
-    const map = this.styleMaps.get(id);
-    if (map === undefined) return undefined;
-    const base = map.normalUrl === undefined ? undefined : this.resolveUrl(map.normalUrl, links + 1);
-    if (map.normalStyle === undefined) return base;
-    return base === undefined ? map.normalStyle : { ...base, ...map.normalStyle };
+    const media = this.media;
+    this.styles.apply(item, media === undefined ? undefined : (href) => media.marker(href));
   }
 
   /** Why nothing could be imported, for the no_features error. */

@@ -1,21 +1,14 @@
 // Processing an upload and keeping the result: derivatives into the blob store (images/…,
 // markers/…), then the row. With a caller-chosen id the store is idempotent: a retried
 // activity returns the row of its first run, and a run that loses a race removes its blobs.
-import type { Db } from '../../db/connection.js';
-import {
-  findImage,
-  findMarker,
-  insertImage,
-  insertMarker,
-  type ImageRecord,
-  type MarkerRecord,
-  type StoredDerivative,
-} from '../../db/media.js';
-import type { BlobStore } from '../blobs/blobStore.js';
-import type { Derivative } from './derivatives.js';
-import { isMediaId, newImageId, newMarkerId } from './ids.js';
-import { processImage } from './processImage.js';
-import { processMarker, type MarkerOptions } from './processMarker.js';
+import type { Db } from '../db/connection.js';
+import { findImage, findMarker, insertImage, insertMarker } from '../db/media.js';
+import type { BlobStore } from '../lib/blobs/blobStore.js';
+import type { Derivative } from '../lib/media/derivatives.js';
+import { isMediaId, newImageId, newMarkerId } from '../lib/media/ids.js';
+import { processImage } from '../lib/media/processImage.js';
+import { processMarker, type MarkerOptions } from '../lib/media/processMarker.js';
+import type { ImageRecord, MarkerRecord, StoredDerivative } from '../lib/media/records.js';
 
 export const IMAGE_BLOB_PREFIX = 'images';
 export const MARKER_BLOB_PREFIX = 'markers';

@@ -1,0 +1,42 @@
+// What the service keeps of an uploaded image or marker: its metadata and the resized files
+// (derivatives) in the blob store. db/media.ts stores and returns these.
+import type { Point } from '../geojson/geometry.js';
+
+/** One stored resized file. */
+export interface StoredDerivative {
+  /** e.g. s1024: fits in a 1024×1024 box. */
+  name: string;
+  width: number;
+  height: number;
+  contentType: string;
+  /** Blob store key. */
+  key: string;
+  /** Bytes. */
+  size: number;
+}
+
+export interface ImageRecord {
+  id: string;
+  ownerId: number;
+  width: number;
+  height: number;
+  tipColor: string;
+  avgColor: string;
+  hasGps: boolean;
+  geometry: Point | null;
+  dateStr: string | null;
+  dateIso: string | null;
+  blobPrefix: string;
+  derivatives: StoredDerivative[];
+  createdAt: Date;
+}
+
+export interface MarkerRecord {
+  id: string;
+  ownerId: number;
+  width: number;
+  height: number;
+  blobPrefix: string;
+  derivatives: StoredDerivative[];
+  createdAt: Date;
+}
