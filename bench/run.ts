@@ -8,7 +8,7 @@ import { benchImports } from './imports.js';
 const only = process.argv[2];
 const results: Record<string, unknown> = {};
 if (!only || only === 'latency') {
-  console.log('API latency (embedded service, PostgreSQL, 50 runs each) …');
+  console.log('API latency (embedded service, PostgreSQL): uploads, map/get against psql, appends …');
   results.apiLatency = await benchApiLatency();
   console.log(JSON.stringify(results.apiLatency, null, 2));
 }

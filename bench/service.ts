@@ -1,50 +1,62 @@
 // The embedded service as the benchmarks run it: `scripts/start.ts` in one Node process (API,
-// worker and parser threads; its own Temporal dev server) on a scratch PostgreSQL database.
+// worker and parser threads; its own Temporal dev server) on a scratch PostgreSQL database, or
+// on its embedded PGlite (what a new user's `npm start` runs).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDb } from '../db/connection.js';
 import { createScratchDatabase } from '../db/scratchDatabase.js';
+import { accountRepository } from '../db/accounts.js';
 import { createApiKey, createUser } from '../lib/accounts.js';
 import { waitFor } from '../lib/waitFor.js';
+import { readEmbeddedState } from '../scripts/embeddedState.js';
 import { freePort } from '../scripts/freePort.js';
-import { accountRepository } from '../db/accounts.js';
+
+export type BenchDatabase = 'pg' | 'pglite';
 
 export interface BenchService {
   base: string;
   key: string;
-  databaseName: string;
+  /** The scratch PostgreSQL database (undefined on PGlite). */
+  databaseName: string | undefined;
   /** The process that runs the API and the worker (memory is measured on it). */
   pid: number;
+  /** The service's own Temporal dev server. */
+  temporalAddress: string;
   /** POST a file operation and return the answer (throws on an error answer). */
   send(op: string, args: object, body?: Uint8Array | string): Promise<Record<string, unknown>>;
   stop(): Promise<void>;
 }
 
-export async function startBenchService(): Promise<BenchService> {
-  const database = await createScratchDatabase('bench');
-  if (!database) throw new Error('the benchmarks need PostgreSQL on 127.0.0.1:5432');
+export async function startBenchService(kind: BenchDatabase = 'pg'): Promise<BenchService> {
+  const database = kind === 'pg' ? await createScratchDatabase('bench') : undefined;
+  if (kind === 'pg' && !database) throw new Error('the benchmarks need PostgreSQL on 127.0.0.1:5432');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mps-bench-'));
   const port = await freePort();
   // node --import tsx (not the tsx wrapper): the measured pid is the service itself. The same
   // Node flags as `npm start` (package.json).
-  const child = spawn(process.execPath, ['--max-semi-space-size=2', '--import', 'tsx', 'scripts/start.ts'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: database.url, TEMPORAL_ADDRESS: '' },
+  const child = spawn(process.execPath, ['--max-semi-space-size=2', ...(process.env.BENCH_NODE_ARGS?.split(' ') ?? []), '--import', 'tsx', 'scripts/start.ts'], {
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: database?.url ?? '', TEMPORAL_ADDRESS: '' },
     // BENCH_SERVICE_LOGS=1 shows the service's own output (for looking into a slow case).
-    stdio: process.env.BENCH_SERVICE_LOGS ? 'inherit' : 'ignore',
+    stdio: ['ignore', 'pipe', process.env.BENCH_SERVICE_LOGS ? 'inherit' : 'ignore'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    if (output.length < 100_000) output += chunk.toString();
+    if (process.env.BENCH_SERVICE_LOGS) process.stdout.write(chunk);
   });
   const base = `http://127.0.0.1:${port}`;
   await waitFor('the service', async () => (await fetch(`${base}/healthz`).catch(() => null))?.status === 200, 120_000);
-  const db = openDb({ databaseUrl: database.url, pgliteDir: undefined });
-  await createUser(accountRepository(db), { username: 'bench', email: 'bench@example.com', password: 'benchmark', verified: true });
-  const { key } = await createApiKey(accountRepository(db), 'bench');
-  await db.destroy();
+  const temporalAddress = /Temporal dev server at (\S+);/.exec(output)?.[1];
+  if (!temporalAddress) throw new Error('the service did not say where its Temporal dev server is');
+  const key = database ? await accountOnDatabase(database.url) : await accountThroughService(dataDir);
   return {
     base,
     key,
-    databaseName: database.name,
+    databaseName: database?.name,
     pid: child.pid!,
+    temporalAddress,
     async send(op, args, body) {
       const response = await fetch(`${base}/api/1/${op}`, {
         method: 'POST',
@@ -58,10 +70,40 @@ export async function startBenchService(): Promise<BenchService> {
     async stop() {
       child.kill('SIGINT');
       await new Promise((resolve) => child.once('exit', resolve));
-      await database.drop();
+      await database?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+const BENCH_USER = { username: 'bench', email: 'bench@example.com', password: 'benchmark', verified: true };
+
+async function accountOnDatabase(url: string): Promise<string> {
+  const db = openDb({ databaseUrl: url, pgliteDir: undefined });
+  try {
+    await createUser(accountRepository(db), BENCH_USER);
+    return (await createApiKey(accountRepository(db), 'bench')).key;
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** PGlite belongs to the service's process: the account is made through its operator endpoint (as `npm run admin` does). */
+async function accountThroughService(dataDir: string): Promise<string> {
+  const state = readEmbeddedState(dataDir);
+  if (!state) throw new Error('the embedded service wrote no state file');
+  const admin = async (request: object): Promise<string[]> => {
+    const response = await fetch(`${state.url}/internal/admin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-operator-token': state.token },
+      body: JSON.stringify(request),
+    });
+    const body = (await response.json()) as { lines?: string[]; error?: string };
+    if (body.error) throw new Error(body.error);
+    return body.lines ?? [];
+  };
+  await admin({ command: 'create-user', ...BENCH_USER });
+  return (await admin({ command: 'create-api-key', username: 'bench' })).at(-1)!;
 }
 
 /** Resident memory of a process in bytes (Linux). */

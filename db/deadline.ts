@@ -13,8 +13,8 @@ export async function timeLeft(trx: Knex.Transaction, deadline: Deadline | undef
   if (deadline === null || deadline === undefined) return;
   const left = Math.floor(deadline - Date.now());
   if (left <= 0) throw new TimeLimitReached();
-  await trx.raw(`set local statement_timeout = ${left}`);
-  await trx.raw(`set local lock_timeout = ${left}`);
+  // Both in one statement (set_config(…, true) is SET LOCAL).
+  await trx.raw("select set_config('statement_timeout', ?, true), set_config('lock_timeout', ?, true)", [String(left), String(left)]);
 }
 
 /** The last check before commit: nothing commits after the deadline. */

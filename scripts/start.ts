@@ -50,12 +50,11 @@ async function main(): Promise<void> {
   const db = await openDatabase(config);
   cleanups.push(() => db.destroy());
   const blobs = openBlobStore(config);
-  const jobs = new JobGateway({ address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
-  cleanups.push(() => jobs.close());
-  await waitFor('the Temporal server', () => jobs.ping(), 60_000);
-
   Runtime.install({ logger: workerLogger(config.logLevel === 'debug' ? 'INFO' : 'WARN'), shutdownSignals: [] });
-  const connection = await NativeConnection.connect({ address });
+  const connection = await connectWhenReady(address);
+  // The API starts its jobs on the worker's connection: eagerly, with the first workflow task handed straight to the worker.
+  const jobs = new JobGateway({ address, namespace: config.temporalNamespace, taskQueue: config.taskQueue, sharedConnection: connection });
+  await waitFor('the Temporal namespace', () => jobs.ping(), 60_000);
   const worker = await createMapsWorker({
     connection,
     namespace: config.temporalNamespace,
@@ -83,6 +82,13 @@ async function main(): Promise<void> {
   }
   console.log(`Map publishing service ready at ${config.publicUrl} (API under ${config.publicUrl}/api/1/)`);
   console.log(`Data directory: ${config.dataDir}. Press Ctrl-C to stop.`);
+}
+
+/** The worker's connection to the Temporal server, once the server accepts one (it may still be starting). */
+async function connectWhenReady(address: string): Promise<NativeConnection> {
+  let connection: NativeConnection | undefined;
+  await waitFor('the Temporal server', async () => (connection ??= await NativeConnection.connect({ address }).catch(() => undefined)) !== undefined, 60_000);
+  return connection!;
 }
 
 main().catch((error) => {

@@ -20,6 +20,13 @@ export interface DevServerOptions {
   dynamicConfig?: Record<string, string>;
 }
 
+/**
+ * An activity scheduled on the task queue of the worker that completes the workflow task goes
+ * straight to that worker instead of through the server's matching (the worker reserves up to
+ * 3 such slots per workflow task by default).
+ */
+const DEFAULT_DYNAMIC_CONFIG: Record<string, string> = { 'system.enableActivityEagerExecution': 'true' };
+
 function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host: '127.0.0.1', port });
@@ -43,7 +50,8 @@ export async function startTemporalDevServer(options: DevServerOptions = {}): Pr
   }
   // The UI must not try to fetch its news feed from the internet.
   args.push(...(uiPort ? ['--ui-port', String(uiPort), '--ui-disable-news-fetch'] : ['--headless']));
-  for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) {
+  const dynamicConfig = { ...DEFAULT_DYNAMIC_CONFIG, ...options.dynamicConfig };
+  for (const [key, value] of Object.entries(dynamicConfig)) {
     args.push('--dynamic-config-value', `${key}=${value}`);
   }
   const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });

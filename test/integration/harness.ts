@@ -77,14 +77,6 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   if (!databaseUrl) await migrateToLatest(db); // PostgreSQL was migrated by the global setup
   const blobDir = path.join(dataDir, 'blobs');
   const blobs = new LocalBlobStore(blobDir);
-  const jobs = new JobGateway({
-    address,
-    namespace: config.temporalNamespace,
-    taskQueue: config.taskQueue,
-    connectTimeoutMs: 2_000,
-    noWorkerAfterMs: options.noWorkerAfterMs,
-  });
-
   let worker: MapsWorker | undefined;
   let workerDone: Promise<void> | undefined;
   let connection: NativeConnection | undefined;
@@ -99,6 +91,15 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     });
     workerDone = worker.run();
   }
+  const jobs = new JobGateway({
+    address,
+    namespace: config.temporalNamespace,
+    taskQueue: config.taskQueue,
+    connectTimeoutMs: 2_000,
+    noWorkerAfterMs: options.noWorkerAfterMs,
+    // As `npm start` does: jobs start eagerly on the worker's connection when a worker runs here.
+    sharedConnection: connection,
+  });
 
   const internalErrors: unknown[] = [];
   const log: Logger = { error: (_message, error) => internalErrors.push(error) };

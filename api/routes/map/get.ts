@@ -46,7 +46,7 @@ function answerStream(parts: AsyncIterable<Buffer | string>, close: () => Promis
         stop();
       }
     })(),
-    { objectMode: false },
+    { objectMode: false, highWaterMark: 1024 * 1024 }, // reads ahead of a client that is still taking the last piece
   );
   body.once('close', () => {
     stop();
