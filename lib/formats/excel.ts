@@ -93,7 +93,7 @@ async function readSpreadsheet(bytes: Uint8Array, options: ExcelParseOptions): P
     readXls(bytes, builder);
   } else if (isZip(bytes)) {
     // An XLSX or ODS; the archive type decides which.
-    const zip = new ZipArchive(bytes, {
+    const zip = await ZipArchive.open(bytes, {
       ...SPREADSHEET_ZIP_LIMITS,
       maxInflatedBytes: options.inflateBudget ?? SPREADSHEET_ZIP_LIMITS.maxInflatedBytes,
       label: 'spreadsheet',

@@ -11,9 +11,10 @@ import { binaryKind, isZip } from './xml/sniff.js';
 /**
  * Parses a KML or KMZ file. Throws AppError: unsupported_type (another binary format),
  * invalid_file, doctype_not_allowed, too_deep, no_features, too_many_features, and for KMZ
- * invalid_archive, archive_too_large, no_kml_in_archive.
+ * invalid_archive, archive_too_large, no_kml_in_archive. A KMZ is parsed asynchronously (its
+ * zip reader, yauzl, reads the directory asynchronously), KML text synchronously.
  */
-export const parseKml: FormatParser = (file: ParserInput, options?: ParseOptions): ParsedFile => {
+export const parseKml: FormatParser = (file: ParserInput, options?: ParseOptions): ParsedFile | Promise<ParsedFile> => {
   const input = asInput(file);
   if (isZip(input.head)) return parseKmz(input.bytes(), options?.sink);
   const kind = binaryKind(input.head);

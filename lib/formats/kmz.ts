@@ -1,6 +1,6 @@
 // KMZ: a zip archive with a KML document and the files it refers to. Read with the imports'
-// zip reader (../zip.ts: entry cap, inflated-bytes budget, declared sizes, CRC-32, no
-// encryption, ZIP64 or spanned archives, unsafe names and folders dropped) with the limits below:
+// zip reader (../zip.ts, on yauzl: entry cap, inflated-bytes budget, declared sizes, CRC-32, no
+// encryption or spanned archives, unsafe names and folders dropped) with the limits below:
 // - entries are inflated only when needed (the main KML, then icons and images it names), each
 //   bounded by what is left of the budget and by its compressed size × maxRatio;
 // - icons and images are held in memory, so they have a budget of their own (maxMediaTotalBytes);
@@ -141,8 +141,8 @@ class ArchiveMedia implements KmlMediaResolver {
  * no_kml_in_archive, and the KML errors (invalid_file, doctype_not_allowed, too_deep,
  * no_features, too_many_features).
  */
-export function parseKmz(bytes: Uint8Array, sink?: FeatureSink): ParsedFile {
-  const archive = new ZipArchive(bytes, {
+export async function parseKmz(bytes: Uint8Array, sink?: FeatureSink): Promise<ParsedFile> {
+  const archive = await ZipArchive.open(bytes, {
     label: 'KMZ',
     invalidCode: 'invalid_archive',
     maxEntries: KMZ_LIMITS.maxEntries,

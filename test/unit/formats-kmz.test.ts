@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { byTitle, bytesOf, errorOf } from '../support/parsing.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { byTitle, bytesOf } from '../support/parsing.js';
 import { AppError } from '../../lib/errors.js';
 import { parseKml } from '../../lib/formats/kml.js';
 import { resolveArchivePath } from '../../lib/formats/kmz.js';
@@ -11,15 +11,24 @@ import { makeZip, type ZipInput } from '../support/zipWriter.js';
 const fixture = (name: string): Buffer => readFileSync(new URL(`../fixtures/kmz/${name}`, import.meta.url));
 const options = { publicUrl: 'http://localhost:3000' };
 
-/** Parses, and checks the document passes parseMapDocument unchanged in meaning. */
-function parse(bytes: Uint8Array): ParsedFile {
-  const result = parseKml(bytes, options) as ParsedFile;
+/** Parses (a KMZ is parsed asynchronously), and checks the document passes parseMapDocument unchanged in meaning. */
+async function parse(bytes: Uint8Array): Promise<ParsedFile> {
+  const result = await parseKml(bytes, options);
   const plain = JSON.parse(JSON.stringify(result.document));
   expect(parseMapDocument(plain)).toEqual(plain);
   return result;
 }
 
-const parseError = (bytes: Uint8Array | string): AppError => errorOf(() => parseKml(bytesOf(bytes), options));
+/** The AppError parsing fails with; fails the test when it fails otherwise or not at all. */
+async function parseError(bytes: Uint8Array | string): Promise<AppError> {
+  try {
+    await parseKml(bytesOf(bytes), options);
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    return error as AppError;
+  }
+  throw new Error('expected a failure');
+}
 
 
 const simpleKml = (title: string) =>
@@ -35,7 +44,10 @@ const holidayKmz = () =>
   ]);
 
 describe('KMZ with icons and photos (Google Earth)', () => {
-  const result = parse(holidayKmz());
+  let result: ParsedFile;
+  beforeAll(async () => {
+    result = await parse(holidayKmz());
+  });
 
   it('reads doc.kml with its folders and styles', () => {
     expect(result.document.groups).toEqual([{ id: 1, title: 'Beach' }]);
@@ -70,13 +82,13 @@ describe('KMZ with icons and photos (Google Earth)', () => {
     expect(byTitle(result, 'Walk with the icon style').geometry.type).toBe('LineString');
   });
 
-  it('finds <IMG SRC> in any case and stays linear on descriptions full of unclosed <img', () => {
+  it('finds <IMG SRC> in any case and stays linear on descriptions full of unclosed <img', async () => {
     const description = `${'<img '.repeat(100_000)}`;
     const kml = `<kml><Placemark><name>a</name><description><![CDATA[<p><IMG width=3 SRC=files/photo.jpg></p>]]></description>
       <Point><coordinates>1,2</coordinates></Point></Placemark>
       <Placemark><name>b</name><description><![CDATA[${description}]]></description><Point><coordinates>1,2</coordinates></Point></Placemark></kml>`;
     const started = performance.now();
-    const result = parse(makeZip([{ name: 'doc.kml', data: kml }, { name: 'files/photo.jpg', data: fixture('files/photo.jpg') }]));
+    const result = await parse(makeZip([{ name: 'doc.kml', data: kml }, { name: 'files/photo.jpg', data: fixture('files/photo.jpg') }]));
     expect(performance.now() - started).toBeLessThan(1000);
     expect(byTitle(result, 'a').properties.image).toEqual({ id: 'media:0' });
     expect(byTitle(result, 'b').properties).not.toHaveProperty('image');
@@ -98,17 +110,17 @@ describe('KMZ with icons and photos (Google Earth)', () => {
 });
 
 describe('choosing the main KML', () => {
-  it('prefers doc.kml, then the first top-level .kml, then the first anywhere', () => {
-    const title = (zip: Uint8Array) => parse(zip).document.features[0]?.properties.title;
-    expect(title(makeZip([{ name: 'a.kml', data: simpleKml('a') }, { name: 'doc.kml', data: simpleKml('doc') }]))).toBe('doc');
-    expect(title(makeZip([{ name: 'sub/x.kml', data: simpleKml('sub') }, { name: 'Top.KML', data: simpleKml('top') }]))).toBe('top');
-    expect(title(makeZip([{ name: 'files/', data: '' }, { name: 'files/main.kml', data: simpleKml('nested') }]))).toBe('nested');
+  it('prefers doc.kml, then the first top-level .kml, then the first anywhere', async () => {
+    const title = async (zip: Uint8Array) => (await parse(zip)).document.features[0]?.properties.title;
+    expect(await title(makeZip([{ name: 'a.kml', data: simpleKml('a') }, { name: 'doc.kml', data: simpleKml('doc') }]))).toBe('doc');
+    expect(await title(makeZip([{ name: 'sub/x.kml', data: simpleKml('sub') }, { name: 'Top.KML', data: simpleKml('top') }]))).toBe('top');
+    expect(await title(makeZip([{ name: 'files/', data: '' }, { name: 'files/main.kml', data: simpleKml('nested') }]))).toBe('nested');
   });
 
-  it('resolves icons relative to a KML in a folder, and stored entries', () => {
+  it('resolves icons relative to a KML in a folder, and stored entries', async () => {
     const kml = `<kml><Style id="s"><IconStyle><Icon><href>icons/pin.png</href></Icon></IconStyle></Style>
       <Placemark><styleUrl>#s</styleUrl><Point><coordinates>1,2</coordinates></Point></Placemark></kml>`;
-    const result = parse(
+    const result = await parse(
       makeZip([
         { name: 'maps/tour.kml', data: kml, store: true },
         { name: 'maps/icons/pin.png', data: fixture('files/icon.png') },
@@ -118,8 +130,8 @@ describe('choosing the main KML', () => {
     expect(result.media[0]?.name).toBe('maps/icons/pin.png');
   });
 
-  it('refuses an archive without KML, naming what it holds; nested archives are never opened', () => {
-    const error = parseError(
+  it('refuses an archive without KML, naming what it holds; nested archives are never opened', async () => {
+    const error = await parseError(
       makeZip([
         { name: 'inner.kmz', data: makeZip([{ name: 'doc.kml', data: simpleKml('inner') }]) },
         { name: 'readme.txt', data: 'hello' },
@@ -127,14 +139,14 @@ describe('choosing the main KML', () => {
     );
     expect(error.code).toBe('no_kml_in_archive');
     expect(error.message).toBe('the KMZ archive holds no .kml file (it holds "inner.kmz", "readme.txt")');
-    expect(parseError(makeZip([])).code).toBe('no_kml_in_archive');
+    expect((await parseError(makeZip([]))).code).toBe('no_kml_in_archive');
   });
 });
 
 describe('hostile archives', () => {
-  it('ignores zip-slip and prototype names safely', () => {
+  it('ignores zip-slip and prototype names safely', async () => {
     const before = Object.getOwnPropertyNames(Object.prototype).sort();
-    const result = parse(
+    const result = await parse(
       makeZip([
         { name: '../../evil.kml', data: simpleKml('evil') },
         { name: '/abs/doc.kml', data: simpleKml('absolute') },
@@ -146,26 +158,26 @@ describe('hostile archives', () => {
     );
     expect(result.document.features[0]?.properties.title).toBe('constructor');
     expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(before);
-    expect(parseError(makeZip([{ name: '..\\..\\evil.kml', data: simpleKml('evil') }])).code).toBe('no_kml_in_archive');
+    expect((await parseError(makeZip([{ name: '..\\..\\evil.kml', data: simpleKml('evil') }]))).code).toBe('no_kml_in_archive');
   });
 
-  it('stops an entry that inflates past its declared size (a zip bomb) with archive_too_large', () => {
+  it('stops an entry that inflates past its declared size (a zip bomb) with archive_too_large', async () => {
     const zeros = Buffer.alloc(50 * 1024 * 1024);
     const started = performance.now();
-    const error = parseError(makeZip([{ name: 'doc.kml', data: zeros, size: 1024 }]));
+    const error = await parseError(makeZip([{ name: 'doc.kml', data: zeros, size: 1024 }]));
     expect(error.code).toBe('archive_too_large');
     expect(performance.now() - started).toBeLessThan(2000);
   });
 
-  it('refuses entries whose declared size is beyond the budget or the ratio, before inflating', () => {
+  it('refuses entries whose declared size is beyond the budget or the ratio, before inflating', async () => {
     const small = Buffer.alloc(1000);
-    expect(parseError(makeZip([{ name: 'doc.kml', data: small, size: 300 * 1024 * 1024 }])).code).toBe('archive_too_large');
-    const ratio = parseError(makeZip([{ name: 'doc.kml', data: Buffer.alloc(20 * 1024 * 1024, 0x20) }]));
+    expect((await parseError(makeZip([{ name: 'doc.kml', data: small, size: 300 * 1024 * 1024 }]))).code).toBe('archive_too_large');
+    const ratio = await parseError(makeZip([{ name: 'doc.kml', data: Buffer.alloc(20 * 1024 * 1024, 0x20) }]));
     expect(ratio.code).toBe('archive_too_large');
     expect(ratio.message).toMatch(/200 times its compressed size/);
   });
 
-  it('stops overlapping entries (one compressed kernel named many times) at the media budget', () => {
+  it('stops overlapping entries (one compressed kernel named many times) at the media budget', async () => {
     const kernel = Buffer.concat([fixture('files/icon.png'), Buffer.alloc(1024 * 1024 - 95)]);
     const count = 210;
     let styles = '';
@@ -180,48 +192,48 @@ describe('hostile archives', () => {
     for (let i = 1; i < count; i++) entries.push({ name: `files/i${i}.png`, aliasOf: 'files/i0.png' });
     const zip = makeZip(entries);
     expect(zip.length).toBeLessThan(100 * 1024);
-    const error = parseError(zip);
+    const error = await parseError(zip);
     expect(error.code).toBe('archive_too_large');
     expect(error.message).toMatch(/icons and images .* more than 50 MB/);
   });
 
-  it('refuses encrypted entries, unknown compression, too many entries', () => {
-    const encrypted = parseError(makeZip([{ name: 'doc.kml', data: simpleKml('x'), flags: 0x0801 }]));
+  it('refuses encrypted entries, unknown compression, too many entries', async () => {
+    const encrypted = await parseError(makeZip([{ name: 'doc.kml', data: simpleKml('x'), flags: 0x0801 }]));
     expect(encrypted.code).toBe('invalid_archive');
     expect(encrypted.message).toMatch(/encrypted/);
-    const bzip = parseError(makeZip([{ name: 'doc.kml', data: simpleKml('x'), method: 12 }]));
+    const bzip = await parseError(makeZip([{ name: 'doc.kml', data: simpleKml('x'), method: 12 }]));
     expect(bzip.code).toBe('invalid_archive');
     expect(bzip.message).toMatch(/compression method 12/);
     const many: ZipInput[] = [{ name: 'doc.kml', data: simpleKml('x'), store: true }];
     for (let i = 0; i < 10_000; i++) many.push({ name: `f${i}`, data: '', store: true });
-    const tooMany = parseError(makeZip(many));
+    const tooMany = await parseError(makeZip(many));
     expect(tooMany.code).toBe('archive_too_large');
     expect(tooMany.message).toMatch(/10001 entries/);
   });
 
-  it('reports corrupt and truncated archives as invalid_archive', () => {
+  it('reports corrupt and truncated archives as invalid_archive', async () => {
     const good = holidayKmz();
     for (const cut of [10, 100, good.length - 30, good.length - 1]) {
-      const error = parseError(good.subarray(0, cut));
+      const error = await parseError(good.subarray(0, cut));
       expect(error.code).toBe('invalid_archive');
     }
-    const badCrc = parseError(makeZip([{ name: 'doc.kml', data: simpleKml('x'), crc: 1234 }]));
+    const badCrc = await parseError(makeZip([{ name: 'doc.kml', data: simpleKml('x'), crc: 1234 }]));
     expect(badCrc.code).toBe('invalid_archive');
     expect(badCrc.message).toMatch(/CRC/);
     const damaged = Buffer.from(good);
     damaged.writeUInt32LE(0xdeadbeef, damaged.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])));
-    expect(parseError(damaged).code).toBe('invalid_archive');
+    expect((await parseError(damaged)).code).toBe('invalid_archive');
     const garbage = Buffer.from(good);
     const at = garbage.indexOf(Buffer.from('doc.kml')) + 7;
     garbage.fill(0xff, at, at + 40);
-    expect(parseError(garbage).code).toBe('invalid_archive');
-    expect(parseError(Buffer.from('PK\u0003\u0004 not really a zip')).code).toBe('invalid_archive');
+    expect((await parseError(garbage)).code).toBe('invalid_archive');
+    expect((await parseError(Buffer.from('PK\u0003\u0004 not really a zip'))).code).toBe('invalid_archive');
   });
 
-  it('passes KML errors of the main document through', () => {
-    const doctype = parseError(makeZip([{ name: 'doc.kml', data: '<!DOCTYPE kml [<!ENTITY a "b">]><kml/>' }]));
+  it('passes KML errors of the main document through', async () => {
+    const doctype = await parseError(makeZip([{ name: 'doc.kml', data: '<!DOCTYPE kml [<!ENTITY a "b">]><kml/>' }]));
     expect(doctype.code).toBe('doctype_not_allowed');
-    const networkLinks = parseError(
+    const networkLinks = await parseError(
       makeZip([{ name: 'doc.kml', data: '<kml><NetworkLink><Link><href>http://127.0.0.1:9/x.kml</href></Link></NetworkLink></kml>' }]),
     );
     expect(networkLinks.code).toBe('no_features');
