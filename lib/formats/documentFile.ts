@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { collectMediaReferences, type DocumentHead, type MapFeature } from '../geojson/model.js';
 import { featureTooLarge, mapTooLarge, MAX_FEATURE_BYTES, MAX_MAP_BYTES } from '../geojson/sizeLimits.js';
-import { copyJson, linesOf, parseRowLine, rowLine, rowLineStart, rowOf, type FeatureRow } from './featureRows.js';
+import { copyJson, linesOf, parseRowLine, pointFeatureText, pointRowLine, rowLine, rowLineStart, rowOf, type FeatureRow, type PointTexts } from './featureRows.js';
 import { featureHoldsPieces, writeFeatureJson } from './jsonPieces.js';
 import { imageToResolve } from './linkMedia.js';
 import type { FeatureSink } from './types.js';
@@ -101,7 +101,7 @@ export class FeatureFileWriter implements FeatureSink {
     return { images: [...this.images].sort(), markers: [...this.markers].sort() };
   }
 
-  add(feature: MapFeature): void {
+  add(feature: MapFeature, point?: PointTexts): void {
     if (feature.id !== this.added + 1) this.sequentialIds = false;
     if (feature.id > this.maxId) this.maxId = feature.id;
     collectMediaReferences(feature, this.images, this.markers);
@@ -116,9 +116,10 @@ export class FeatureFileWriter implements FeatureSink {
       this.append('\n', false);
       return;
     }
-    const text = JSON.stringify(feature);
+    const text = point ? pointFeatureText(feature, point) : JSON.stringify(feature);
     this.chargeJson(Buffer.byteLength(text));
-    const line = rowLine(rowOf(feature, text));
+    const row = rowOf(feature, text);
+    const line = point ? pointRowLine(row, point) : rowLine(row);
     if (line.length >= FLUSH_CHARS) {
       // A large feature (a long line, a detailed polygon) is written as it is, not joined to others first.
       this.flush();

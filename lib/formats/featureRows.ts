@@ -127,11 +127,51 @@ export function copyText(value: string | null): string {
  */
 export const copyJson = (text: string): string => (text.includes('\\') ? text.replaceAll('\\', '\\\\') : text);
 
-/** Everything of a row's line before its JSON text (which goes last, so it can be written in pieces). */
-export function rowLineStart(row: Omit<FeatureRow, 'text'>): string {
-  const [west, south, east, north] = row.bbox;
-  return `${row.id}\t${copyText(row.group)}\t${west}\t${south}\t${east}\t${north}\t${copyText(row.image)}\t${copyText(row.marker)}\t`;
+/** The bounding box's four columns. A point's box is its position twice: each number is written out once. */
+function boxText([west, south, east, north]: BBox): string {
+  const lon = String(west);
+  const lat = String(south);
+  return west === east && south === north ? `${lon}\t${lat}\t${lon}\t${lat}` : `${lon}\t${lat}\t${east}\t${north}`;
 }
+
+/** Everything of a row's line before its JSON text (which goes last, so it can be written in pieces). */
+export function rowLineStart(row: Omit<FeatureRow, 'text'>, box = boxText(row.bbox)): string {
+  return `${row.id}\t${copyText(row.group)}\t${box}\t${copyText(row.image)}\t${copyText(row.marker)}\t`;
+}
+
+/**
+ * A point's longitude and latitude as JSON writes them, when the caller has them as text
+ * already (a table's cells): turning numbers into text was a fifth of a table import's parse.
+ */
+export interface PointTexts {
+  lon: string;
+  lat: string;
+}
+
+/**
+ * Decimal texts that are exactly what JavaScript writes for their value: at most 15 significant
+ * digits (a double tells all of those apart, so the shortest text of the value is this one), no
+ * leading `+` or zeros, no trailing zeros, no exponent, and not `-0`; at most three digits before
+ * the point (coordinates), and a fraction below 1 not under 1e-6 (written with an exponent).
+ */
+const SHORTEST_DECIMAL = /^(?:-?[1-9]\d{0,2}(?:\.\d{0,11}[1-9])?|-?0\.(?!0{6})\d{0,14}[1-9]|0)$/;
+
+/** The text JSON.stringify writes for `value`, taken from `text` (the value's source) when that is it already. */
+export function numberText(text: unknown, value: number): string {
+  return typeof text === 'string' && SHORTEST_DECIMAL.test(text) ? text : String(value);
+}
+
+/**
+ * The JSON text of a feature built as `{type: 'Feature', id, geometry: {type: 'Point',
+ * coordinates: [lon, lat]}, properties}` (in that order, nothing else): JSON.stringify's text,
+ * with the coordinates written from `point`.
+ */
+export const pointFeatureText = (feature: MapFeature, point: PointTexts): string =>
+  `{"type":"Feature","id":${feature.id},"geometry":{"type":"Point","coordinates":[${point.lon},${point.lat}]},"properties":${JSON.stringify(feature.properties)}}`;
+
+/** The line of such a point feature's row. */
+export const pointRowLine = (row: FeatureRow, point: PointTexts): string =>
+  `${rowLineStart(row, `${point.lon}\t${point.lat}\t${point.lon}\t${point.lat}`)}${copyJson(row.text)}\n`;
 
 export const rowLine = (row: FeatureRow): string => `${rowLineStart(row)}${copyJson(row.text)}\n`;
 

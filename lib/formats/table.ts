@@ -9,6 +9,7 @@ import { AppError } from '../errors.js';
 import type { MapDocument, MapGroup } from '../geojson/model.js';
 import { MAX_FEATURES } from '../geojson/model.js';
 import { featureTooLarge, MAX_FEATURE_BYTES } from '../geojson/sizeLimits.js';
+import { numberText } from './featureRows.js';
 import { checkCellLength } from './tableLimits.js';
 import { SkipList } from './skipped.js';
 import { PROTOTYPE_KEYS } from './xml/properties.js';
@@ -281,6 +282,8 @@ export class TableBuilder {
   private readonly skipped = new SkipList();
   private readonly images: ServiceImageUrls;
   private dataRows = 0;
+  /** Characters taken from the row being read. */
+  private rowChars = 0;
 
   constructor(options: ParseOptions) {
     this.images = new ServiceImageUrls(options.publicUrl);
@@ -359,25 +362,16 @@ export class TableBuilder {
     }
 
     const properties: Record<string, unknown> = {};
-    // Cells are counted as they are taken: a row may repeat one long shared string in every
-    // column, and the item must not be built when it would be over the budget of one item.
-    let rowChars = 0;
-    const take = (column: number, key = ''): string => {
-      const text = textOfCell(cells[column]);
-      checkCellLength(text.length, rowNumber, column);
-      rowChars += text.length + key.length;
-      if (rowChars > MAX_FEATURE_BYTES) throw featureTooLarge(`Row ${rowNumber}`);
-      return text;
-    };
+    this.rowChars = 0;
     let text: string;
-    if (plan.title >= 0 && (text = take(plan.title)) !== '') properties.title = text;
-    if (plan.description >= 0 && (text = take(plan.description)) !== '') properties.description = text;
-    if (plan.url >= 0 && (text = take(plan.url)) !== '') properties.url = text;
-    if (plan.group >= 0 && (text = take(plan.group)) !== '') {
+    if (plan.title >= 0 && (text = this.take(cells, rowNumber, plan.title, '')) !== '') properties.title = text;
+    if (plan.description >= 0 && (text = this.take(cells, rowNumber, plan.description, '')) !== '') properties.description = text;
+    if (plan.url >= 0 && (text = this.take(cells, rowNumber, plan.url, '')) !== '') properties.url = text;
+    if (plan.group >= 0 && (text = this.take(cells, rowNumber, plan.group, '')) !== '') {
       const group = this.groupId(text);
       if (group !== undefined) properties.group = group;
     }
-    if (plan.color >= 0 && (text = take(plan.color)) !== '') {
+    if (plan.color >= 0 && (text = this.take(cells, rowNumber, plan.color, '')) !== '') {
       const color = normaliseColor(text);
       if (color !== null) properties.color = color;
       else this.note(rowNumber, `color ${quote(text)} is not a #rrggbb colour; the item was imported without it`);
@@ -388,13 +382,13 @@ export class TableBuilder {
       else if (visible === null) {
         this.note(
           rowNumber,
-          `visible ${quote(take(plan.visible))} is not true/false, 1/0 or yes/no; the item was imported as visible`,
+          `visible ${quote(this.take(cells, rowNumber, plan.visible, ''))} is not true/false, 1/0 or yes/no; the item was imported as visible`,
         );
       }
     }
-    if (plan.media_url >= 0 && (text = take(plan.media_url)) !== '') properties.media_url = text;
-    if (plan.icon >= 0 && (text = take(plan.icon)) !== '') properties['marker-symbol'] = text;
-    if (plan.service_image_url >= 0 && (text = take(plan.service_image_url)) !== '') {
+    if (plan.media_url >= 0 && (text = this.take(cells, rowNumber, plan.media_url, '')) !== '') properties.media_url = text;
+    if (plan.icon >= 0 && (text = this.take(cells, rowNumber, plan.icon, '')) !== '') properties['marker-symbol'] = text;
+    if (plan.service_image_url >= 0 && (text = this.take(cells, rowNumber, plan.service_image_url, '')) !== '') {
       const id = this.images.imageId(text);
       if (id !== null) properties.image = { id };
       else {
@@ -405,15 +399,25 @@ export class TableBuilder {
       }
     }
     for (const extra of plan.extras) {
-      if ((text = take(extra.index, extra.key)) !== '') properties[extra.key] = text;
+      if ((text = this.take(cells, rowNumber, extra.index, extra.key)) !== '') properties[extra.key] = text;
     }
 
-    this.sink.add({
-      type: 'Feature',
-      id: this.sink.count + 1,
-      geometry: { type: 'Point', coordinates: [lon, lat] },
-      properties,
-    });
+    // Built as pointFeatureText says; the coordinates' texts come from the cells where they can.
+    const point = { lon: numberText(cells[plan.lon], lon), lat: numberText(cells[plan.lat], lat) };
+    this.sink.add({ type: 'Feature', id: this.sink.count + 1, geometry: { type: 'Point', coordinates: [lon, lat] }, properties }, point);
+  }
+
+  /**
+   * The text of a cell of the row being read. Cells are counted as they are taken: a row may
+   * repeat one long shared string in every column, and the item must not be built when it would
+   * be over the budget of one item.
+   */
+  private take(cells: ArrayLike<TableCell>, rowNumber: number, column: number, key: string): string {
+    const text = textOfCell(cells[column]);
+    checkCellLength(text.length, rowNumber, column);
+    this.rowChars += text.length + key.length;
+    if (this.rowChars > MAX_FEATURE_BYTES) throw featureTooLarge(`Row ${rowNumber}`);
+    return text;
   }
 
   /** Something the whole file's import changed, reported with the items it skipped. */

@@ -4,6 +4,7 @@ import type { MapDocument, MapFeature } from '../geojson/model.js';
 import type { ParserInput } from './input.js';
 import type { SkippedItem } from './skipped.js';
 import { materialized } from './jsonPieces.js';
+import type { PointTexts } from './featureRows.js';
 
 /**
  * A file found inside an archive (a KMZ icon or image) that the import uploads as a marker or
@@ -25,7 +26,11 @@ export interface ExtractedMedia {
  * once. A feature may hold JsonPieces (./jsonPieces.ts) where its data is too large for objects.
  */
 export interface FeatureSink {
-  add(feature: MapFeature): void;
+  /**
+   * `point`: the feature is a table's point, built as pointFeatureText (./featureRows.ts) says,
+   * and these are the texts of its coordinates.
+   */
+  add(feature: MapFeature, point?: PointTexts): void;
   /** Features added so far. */
   readonly count: number;
 }
