@@ -20,13 +20,13 @@ function millisOf(time: { seconds?: unknown; nanos?: number | null } | null | un
   return Number(time?.seconds ?? 0) * 1000 + (time?.nanos ?? 0) / 1e6;
 }
 
-export async function uploadTimeline(address: string, since: Date): Promise<UploadTimeline> {
+export async function uploadTimeline(address: string, since: Date, workflowType = 'uploadMap'): Promise<UploadTimeline> {
   const connection = await Connection.connect({ address });
   try {
     const client = new Client({ connection });
     const gaps = new Map<string, number[]>();
     const runs: number[] = [];
-    const query = `WorkflowType = 'uploadMap' AND StartTime >= '${since.toISOString()}'`;
+    const query = `WorkflowType = '${workflowType}' AND StartTime >= '${since.toISOString()}'`;
     for await (const workflow of client.workflow.list({ query })) {
       const history = await client.workflow.getHandle(workflow.workflowId, workflow.runId).fetchHistory();
       const events = (history.events ?? []) as unknown as Record<string, unknown>[];
