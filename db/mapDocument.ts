@@ -17,6 +17,12 @@ export interface MapDocumentRead {
   text: AsyncGenerator<Buffer | string>;
   /** Ends the read (its snapshot and connection), whether or not the text was read to its end; again: nothing. */
   close(): Promise<void>;
+  /**
+   * Bytes worth reading ahead of a client still taking the last piece: on PostgreSQL the server
+   * goes on sending meanwhile; on PGlite the text is at hand already, and reading ahead only
+   * kept this thread (PGlite's too) from other requests.
+   */
+  readAheadBytes: number;
 }
 
 /** Pieces of about this size are sent when the texts are at hand (PGlite). */
@@ -72,7 +78,7 @@ async function openStreamed(db: Db, mapId: number): Promise<MapDocumentRead | un
         await close();
       }
     })();
-    return { detail, text, close };
+    return { detail, text, close, readAheadBytes: 1024 * 1024 };
   } catch (error) {
     await close();
     throw error;
@@ -96,5 +102,5 @@ async function openInMemory(db: Db, mapId: number): Promise<MapDocumentRead | un
     for (let start = 0; start < read.features.length; start += PIECE_CHARS) yield read.features.slice(start, start + PIECE_CHARS);
     yield DOCUMENT_CLOSING;
   })();
-  return { detail: read.detail, text, close: async () => void (await text.return(undefined)) };
+  return { detail: read.detail, text, close: async () => void (await text.return(undefined)), readAheadBytes: 0 };
 }

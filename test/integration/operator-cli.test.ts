@@ -60,7 +60,7 @@ describe('operator CLI on the database directly', () => {
     expect(weak.stderr).toMatch(/Error: .*username/);
     expect((await admin(e, 'create-api-key', '--username', 'nobody-here')).stderr).toContain('No account');
     expect((await admin(e, 'frobnicate')).stderr).toContain('unknown command');
-  });
+  }, 180_000); // nine CLI runs, each starting tsx and (on PGlite) its database: 37–46 s alone, over 60 s beside other test files
 });
 
 describe('npm start (embedded)', () => {

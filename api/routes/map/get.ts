@@ -24,7 +24,7 @@ const STALL_CONFIRM_MS = 1_000;
  * the read's turn. A client that asks for nothing more for `stallMs` is cut off; the time the
  * service itself takes to produce the next piece does not count.
  */
-function answerStream(parts: AsyncIterable<Buffer | string>, close: () => Promise<void>, release: () => void, stallMs: number): Readable {
+function answerStream(parts: AsyncIterable<Buffer | string>, close: () => Promise<void>, release: () => void, stallMs: number, readAheadBytes: number): Readable {
   let watchdog: NodeJS.Timeout | undefined;
   let confirm: NodeJS.Timeout | undefined;
   let pulls = 0;
@@ -46,7 +46,7 @@ function answerStream(parts: AsyncIterable<Buffer | string>, close: () => Promis
         stop();
       }
     })(),
-    { objectMode: false, highWaterMark: 1024 * 1024 }, // reads ahead of a client that is still taking the last piece
+    { objectMode: false, highWaterMark: readAheadBytes || undefined }, // see MapDocumentRead.readAheadBytes
   );
   body.once('close', () => {
     stop();
@@ -120,8 +120,8 @@ export const operation = defineOperation(import.meta.url, {
       throw notFound(map_id); // deleted in the meantime
     }
     // The document's first features were read already: a failure to start reading is still an error answer.
-    const { detail, text, close } = read;
+    const { detail, text, close, readAheadBytes } = read;
     ctx.type = 'application/json';
-    ctx.body = answerStream(mapDetailJson(config.publicUrl, detail, text), close, release, largeReads.stallMs);
+    ctx.body = answerStream(mapDetailJson(config.publicUrl, detail, text), close, release, largeReads.stallMs, readAheadBytes);
   },
 });
