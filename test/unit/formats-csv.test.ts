@@ -8,7 +8,7 @@ import iconv from 'iconv-lite';
 import { decodeCsv, parseCsv } from '../../lib/formats/csv.js';
 import { detectDelimiter, readCsvRecords } from '../../lib/formats/csvRecords.js';
 import { TableBuilder } from '../../lib/formats/table.js';
-import { normaliseColor, ServiceImageUrls } from '../../lib/formats/table.js';
+import { normaliseColor, ServiceImageUrls } from '../../lib/formats/tableCells.js';
 import type { ParsedFile } from '../../lib/formats/types.js';
 import { parseMapDocument, type MapFeature } from '../../lib/geojson/model.js';
 
