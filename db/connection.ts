@@ -56,6 +56,9 @@ export function openDb(options: DbOptions): Db {
   } as Knex.Config);
 }
 
+/** PostgreSQL through pg (false: embedded PGlite, one connection answering one query at a time). */
+export const usesPg = (db: Knex | Knex.Transaction): boolean => db.client.config?.client === 'pg';
+
 /** Runs a trivial query: true when the database answers. */
 export async function pingDb(db: Db): Promise<boolean> {
   try {

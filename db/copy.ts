@@ -9,12 +9,11 @@ import type pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { ROW_COLUMNS } from '../lib/formats/featureRows.js';
 import type { RowLines } from '../lib/maps.js';
-import { ABANDONED_COPY, type Db } from './connection.js';
+import { ABANDONED_COPY, usesPg, type Db } from './connection.js';
 import { translateDbError } from './errors.js';
 
 type PooledClient = pg.Client & { __knex__disposed?: unknown };
 
-export const usesPg = (db: Knex | Knex.Transaction): boolean => db.client.config?.client === 'pg';
 
 /**
  * Bytes of row lines PGlite gets per COPY. It has no COPY stream: each COPY reads a Blob (its

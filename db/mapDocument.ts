@@ -7,7 +7,8 @@ import type { Knex } from 'knex';
 import { documentOpening, DOCUMENT_CLOSING } from '../lib/formats/documentFile.js';
 import type { MapDetail } from '../lib/maps.js';
 import type { Db } from './connection.js';
-import { joinedTextRows, usesPg } from './copy.js';
+import { usesPg } from './connection.js';
+import { joinedTextRows } from './copy.js';
 import { translating } from './errors.js';
 import { readMapDetail } from './maps.js';
 

@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import { documentBytes } from '../../lib/formats/documentFile.js';
 import { rowLine, rowOf } from '../../lib/formats/featureRows.js';
 import type { DocumentHead, MapFeature } from '../../lib/geojson/model.js';
-import { copyFeatureRows, textRows, usesPg } from '../copy.js';
+import { usesPg } from '../connection.js';
+import { copyFeatureRows, textRows } from '../copy.js';
 
 // Moves every map's document into a head and feature rows (014_map_features), in batches of
 // maps, one map per transaction, so a stopped migration resumes where it stopped (a moved map
