@@ -86,6 +86,30 @@ function afterClosingQuote(text: string, start: number): string {
 }
 
 /**
+ * Where the first quoted field's closing quote is that is followed by something other than the
+ * delimiter, a line end or the end of the text; -1 when there is none. papaparse goes on past
+ * such a quote and, at every later quote of the record, trims the text up to the record's end:
+ * a record of stray quotes and a long run of spaces took minutes. So the text is checked first,
+ * in one pass from quote to quote.
+ */
+function firstMalformedQuote(text: string, delimiter: string): number {
+  for (let at = text.indexOf('"'); at !== -1; ) {
+    const before = at === 0 ? '\n' : text[at - 1];
+    if (before !== delimiter && before !== '\n') {
+      at = text.indexOf('"', at + 1); // a quote inside an unquoted field is text
+      continue;
+    }
+    let close = text.indexOf('"', at + 1);
+    while (close !== -1 && text[close + 1] === '"') close = text.indexOf('"', close + 2); // doubled quotes
+    if (close === -1) return -1; // open to the end of the text
+    const after = text[close + 1];
+    if (after !== undefined && after !== delimiter && after !== '\n') return close;
+    at = text.indexOf('"', close + 1);
+  }
+  return -1;
+}
+
+/**
  * Reads the records of CSV text that arrives in pieces (or whole) and hands each one to
  * `onRecord` with its 1-based record number (blank lines are records too; a final line end
  * starts none). The delimiter is the given one or, when absent, told from the header line.
@@ -165,6 +189,12 @@ export function readCsvRecords(
     // A final line end starts no record.
     text = last && window.endsWith('\n') ? window.slice(0, -1) : window;
     recordStart = 0;
+    const malformed = firstMalformedQuote(text, delimiter);
+    if (malformed !== -1) {
+      // papaparse reads up to just past it and reports it (quotedProblem), with its row and line.
+      parser.parse(text.slice(0, malformed + 2), 0, false);
+      throw new AppError('csv_parse_error', `${where()}: a quoted field is followed by ${JSON.stringify(text[malformed + 1])} instead of a delimiter or a line end`);
+    }
     if (text.length > 0 || !last) parser.parse(text, 0, !last);
     if (last) return;
     linesBefore += linesIn(text, recordStart);

@@ -355,6 +355,15 @@ describe('CSV bad input (checklist 25–29)', () => {
     expect(error.message).toMatch(/^row 3 \(line 4\): a quoted field is followed by "q"/);
   });
 
+  it('25: stray quotes before a long run of spaces are refused at the first (papaparse alone was quadratic: minutes)', async () => {
+    const text = 'lat,lon\n"' + '"x'.repeat(100_000) + ' '.repeat(14_000_000) + '\n1,2\n';
+    const error = await parseError(text);
+    expect(error.code).toBe('csv_parse_error');
+    expect(error.message).toMatch(/^row 2: a quoted field is followed by "x"/);
+    // Space between a closing quote and the delimiter is refused too, where it is.
+    expect((await parseError('lat,lon,name\n1,2,"a" ,b\n')).message).toMatch(/^row 2: a quoted field is followed by " "/);
+  }, 30_000);
+
   it('26: one 15 MB line with 100,000+ columns stops at the column limit', async () => {
     const line = `lat,lon,${'x,'.repeat(7_500_000)}`;
     const started = performance.now();
