@@ -45,7 +45,7 @@ export const ERROR_CODES = {
   empty_table: 'The table has no header row, or a header row and no data rows.',
   csv_parse_error: 'The CSV file is malformed (for example a quote that is never closed); the message names the row.',
   unsupported_encoding: 'The CSV file is in a text encoding the import cannot recognise; save it as UTF-8.',
-  sheet_too_large: 'The table has more rows or columns than one import accepts.',
+  sheet_too_large: 'The table has more rows, columns or groups than one import accepts.',
   cell_too_large: 'A cell of the table holds more text than one import accepts.',
   invalid_spreadsheet: 'The spreadsheet file is damaged or not built the way its format requires.',
   encrypted_spreadsheet: 'The spreadsheet is protected with a password; save it without one.',

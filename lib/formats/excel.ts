@@ -52,9 +52,15 @@ export function describeContent(bytes: Uint8Array): string {
   return 'binary data of an unknown kind';
 }
 
+/** The longest `mimetype` entry read (OpenDocument names are under 80 bytes). */
+const MAX_MIMETYPE_BYTES = 256;
+
 /** The spreadsheet kind of a zip archive, or a description of what the archive is instead. */
 function zipKind(zip: ZipArchive): SpreadsheetKind | string {
-  if (zip.has('mimetype')) {
+  const mimetypeEntry = zip.entry('mimetype');
+  // A mimetype is a short name: a large entry is not read (a 260 kB upload inflating one to
+  // 250 MB took 1.4 s and 750 MB only to be compared with 46 characters).
+  if (mimetypeEntry !== undefined && mimetypeEntry.size <= MAX_MIMETYPE_BYTES) {
     const mimetype = new TextDecoder('utf-8').decode(zip.read('mimetype')).trim();
     if (mimetype === ODS_MIMETYPE) return 'ods';
     if (mimetype.startsWith('application/vnd.oasis.opendocument.')) {

@@ -24,6 +24,11 @@ export const KMZ_LIMITS = {
   maxRatio: 200,
   /** Every entry may inflate to this many bytes whatever its ratio. */
   ratioAllowance: 1024 * 1024,
+  /**
+   * The largest main KML: it is inflated whole and converted in the parser thread, which takes
+   * about five times its size (a 100 MB KML took +508 MB; a 198 MB one ended the process).
+   */
+  maxKmlBytes: 48 * 1024 * 1024,
   /** Icons and images larger than this (as declared) are left in the archive, like any upload over 15 MB. */
   maxMediaBytes: 15 * 1024 * 1024,
   /** Most bytes all extracted icons and images together may have (they are held in memory). */
@@ -158,6 +163,13 @@ export async function parseKmz(bytes: Uint8Array, sink?: FeatureSink): Promise<P
         ? 'it holds no files'
         : `it holds ${names.join(', ')}${archive.entries.length > names.length ? ` and ${archive.entries.length - names.length} more` : ''}`;
     throw new AppError('no_kml_in_archive', `the KMZ archive holds no .kml file (${holds})`);
+  }
+  // The declared size is checked here; a size that lies stops the inflating just past it.
+  if (main.size > KMZ_LIMITS.maxKmlBytes) {
+    throw new AppError(
+      'archive_too_large',
+      `the KMZ's KML file ${quoteEntryName(main.name)} inflates to ${Math.ceil(main.size / (1024 * 1024))} MB; at most ${KMZ_LIMITS.maxKmlBytes / (1024 * 1024)} MB are allowed`,
+    );
   }
   const text = decodeXmlChunks(archive.readEntry(main), 'KML file');
   const media = new ArchiveMedia(archive, folderOf(main.name));

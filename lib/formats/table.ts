@@ -10,7 +10,7 @@ import type { MapDocument, MapGroup } from '../geojson/model.js';
 import { MAX_FEATURES } from '../geojson/model.js';
 import { featureTooLarge, MAX_FEATURE_BYTES } from '../geojson/sizeLimits.js';
 import { numberText } from './featureRows.js';
-import { checkCellLength } from './tableLimits.js';
+import { checkCellLength, MAX_GROUP_DEPTH, MAX_TABLE_GROUPS } from './tableLimits.js';
 import { SkipList } from './skipped.js';
 import { PROTOTYPE_KEYS } from './xml/properties.js';
 import { FeatureList, type FeatureSink, type ParseOptions, type ParsedFile } from './types.js';
@@ -206,22 +206,30 @@ export class TableBuilder {
     return plan;
   }
 
-  private groupId(text: string): number | undefined {
+  private groupId(text: string, rowNumber: number): number | undefined {
     if (this.groupIdByText.has(text)) return this.groupIdByText.get(text);
-    const id = this.groupIdOfPath(text);
+    const id = this.groupIdOfPath(text, rowNumber);
     if (this.groupIdByText.size < 100_000) this.groupIdByText.set(text, id);
     return id;
   }
 
-  private groupIdOfPath(path: string): number | undefined {
+  /** The group a path (`Europe/France`) names, made (with its parents) when new. */
+  private groupIdOfPath(path: string, rowNumber: number): number | undefined {
     let parent: number | undefined;
-    let key = '';
+    let depth = 0;
     for (const raw of path.split('/')) {
       const title = raw.trim();
       if (title === '') continue;
-      key = key === '' ? title : `${key}\u0000${title}`;
+      if (++depth > MAX_GROUP_DEPTH) {
+        throw new AppError('sheet_too_large', `row ${rowNumber}: the group ${quote(path)} has more than ${MAX_GROUP_DEPTH} levels`);
+      }
+      // Keyed by the parent's id, not the whole path so far: a deep path costs each level once.
+      const key = `${parent ?? 0}\u0000${title}`;
       let id = this.groupIdByPath.get(key);
       if (id === undefined) {
+        if (this.groups.length >= MAX_TABLE_GROUPS) {
+          throw new AppError('sheet_too_large', `row ${rowNumber}: the group column names more than ${MAX_TABLE_GROUPS} groups`);
+        }
         id = this.groups.length + 1;
         const group: MapGroup = { id, title };
         if (parent !== undefined) group.parent = parent;
@@ -252,7 +260,7 @@ export class TableBuilder {
     if (plan.description >= 0 && (text = this.take(cells, rowNumber, plan.description, '')) !== '') properties.description = text;
     if (plan.url >= 0 && (text = this.take(cells, rowNumber, plan.url, '')) !== '') properties.url = text;
     if (plan.group >= 0 && (text = this.take(cells, rowNumber, plan.group, '')) !== '') {
-      const group = this.groupId(text);
+      const group = this.groupId(text, rowNumber);
       if (group !== undefined) properties.group = group;
     }
     if (plan.color >= 0 && (text = this.take(cells, rowNumber, plan.color, '')) !== '') {

@@ -5,6 +5,9 @@ import { AppError } from '../errors.js';
 export const MAX_TABLE_ROWS = 1_000_000;
 /** Most columns one table may have. */
 export const MAX_TABLE_COLUMNS = 1_000;
+/** Most groups a table's `group` column may make, and most levels of one path (`Europe/France/Paris`). */
+export const MAX_TABLE_GROUPS = 10_000;
+export const MAX_GROUP_DEPTH = 20;
 /** Longest cell text, in UTF-16 code units. */
 export const MAX_CELL_LENGTH = 100_000;
 

@@ -364,6 +364,20 @@ describe('CSV bad input (checklist 25–29)', () => {
     expect((await parseError('lat,lon,name\n1,2,"a" ,b\n')).message).toMatch(/^row 2: a quoted field is followed by " "/);
   }, 30_000);
 
+  it('caps the groups a group column makes: 20 levels, 10,000 groups (deep paths were quadratic, many groups filled the heap)', async () => {
+    const twenty = Array.from({ length: 20 }, (_, i) => `g${i}`).join('/');
+    const fine = await parse(`lat,lon,group\n1,2,${twenty}\n3,4,${twenty}/\n`);
+    expect(fine.document.groups).toHaveLength(20);
+    expect(fine.document.features.map((f) => f.properties.group)).toEqual([20, 20]);
+    const deep = await parseError(`lat,lon,group\n1,2,a\n1,2,${'x/'.repeat(50_000)}\n`);
+    expect(deep.code).toBe('sheet_too_large');
+    expect(deep.message).toMatch(/^row 3: the group "x\/x\/.*" has more than 20 levels$/);
+    const rows = Array.from({ length: 10_001 }, (_, i) => `1,2,Region ${i % 100}/Area ${i}`).join('\n');
+    const many = await parseError(`lat,lon,group\n${rows}\n`);
+    expect(many.code).toBe('sheet_too_large');
+    expect(many.message).toBe('row 9902: the group column names more than 10000 groups');
+  });
+
   it('26: one 15 MB line with 100,000+ columns stops at the column limit', async () => {
     const line = `lat,lon,${'x,'.repeat(7_500_000)}`;
     const started = performance.now();

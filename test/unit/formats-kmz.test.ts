@@ -144,6 +144,16 @@ describe('choosing the main KML', () => {
 });
 
 describe('hostile archives', () => {
+  it('refuses a main KML over 48 MB before inflating it (a 198 MB one ended the process), and one whose size lies', async () => {
+    // 60 MB of spaces deflate to ~60 kB, well within the 200 MB budget and the 200:1 ratio cap... as declared.
+    const kml = `<kml xmlns="http://www.opengis.net/kml/2.2"><Document>${' '.repeat(60 * 1024 * 1024)}</Document></kml>`;
+    const big = await parseError(makeZip([{ name: 'doc.kml', data: kml }]));
+    expect(big.code).toBe('archive_too_large');
+    expect(big.message).toBe('the KMZ\'s KML file "doc.kml" inflates to 61 MB; at most 48 MB are allowed');
+    const lying = await parseError(makeZip([{ name: 'doc.kml', data: kml, size: 1000 }]));
+    expect(lying.code).toBe('archive_too_large'); // stops just past the declared size
+  });
+
   it('ignores zip-slip and prototype names safely', async () => {
     const before = Object.getOwnPropertyNames(Object.prototype).sort();
     const result = await parse(
