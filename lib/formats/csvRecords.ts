@@ -110,6 +110,37 @@ function firstMalformedQuote(text: string, delimiter: string): number {
 }
 
 /**
+ * Where the first line starts that holds more than MAX_TABLE_COLUMNS fields, counted without
+ * making them; -1 when there is none. papaparse makes every field of a record before handing it
+ * over: a 15 MB line of delimiters took 226 MB, 434 MB with a quote in it. Only a line longer
+ * than MAX_TABLE_COLUMNS characters can hold that many fields, and only lines that start a
+ * record (outside a quoted field, by the parity of the quotes before them) are counted.
+ */
+function firstTooWideLine(text: string, delimiter: string): number {
+  const separator = delimiter.charCodeAt(0);
+  let parityAt = 0;
+  let inQuotes = false;
+  for (let start = 0; start < text.length; ) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
+    if (end - start > MAX_TABLE_COLUMNS) {
+      for (let quote = text.indexOf('"', parityAt); quote !== -1 && quote < start; quote = text.indexOf('"', quote + 1)) inQuotes = !inQuotes;
+      parityAt = start;
+      let quoted = inQuotes;
+      let fields = 1;
+      for (let at = start; at < end && !inQuotes; at++) {
+        const char = text.charCodeAt(at);
+        if (char === 34) quoted = !quoted;
+        else if (char === separator && !quoted && ++fields > MAX_TABLE_COLUMNS) return start;
+      }
+    }
+    if (newline === -1) return -1;
+    start = newline + 1;
+  }
+  return -1;
+}
+
+/**
  * Reads the records of CSV text that arrives in pieces (or whole) and hands each one to
  * `onRecord` with its 1-based record number (blank lines are records too; a final line end
  * starts none). The delimiter is the given one or, when absent, told from the header line.
@@ -190,6 +221,11 @@ export function readCsvRecords(
     text = last && window.endsWith('\n') ? window.slice(0, -1) : window;
     recordStart = 0;
     const malformed = firstMalformedQuote(text, delimiter);
+    const wide = firstTooWideLine(text, delimiter);
+    if (wide !== -1 && (malformed === -1 || wide < malformed)) {
+      parser.parse(text.slice(0, wide), 0, true); // the records before it
+      throw new AppError('sheet_too_large', `${where()} has more than ${MAX_TABLE_COLUMNS} columns (is the delimiter ${JSON.stringify(delimiter)} right?)`);
+    }
     if (malformed !== -1) {
       // papaparse reads up to just past it and reports it (quotedProblem), with its row and line.
       parser.parse(text.slice(0, malformed + 2), 0, false);

@@ -1,5 +1,6 @@
 // CSV table imports: fixtures in the shapes real tools write, the column rules shared with the
 // spreadsheets (lib/formats/table.ts), and the bad-input cases 25–29 of the checklist.
+import v8 from 'node:v8';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -376,6 +377,16 @@ describe('CSV bad input (checklist 25–29)', () => {
     const many = await parseError(`lat,lon,group\n${rows}\n`);
     expect(many.code).toBe('sheet_too_large');
     expect(many.message).toBe('row 9902: the group column names more than 10000 groups');
+  });
+
+  it('26: a 15 MB line of delimiters is refused before its fields are made (papaparse made them: +434 MB)', async () => {
+    const line = `"a"${','.repeat(15 * 1024 * 1024)}\n`;
+    const heapBefore = v8.getHeapStatistics().total_heap_size;
+    const error = await parseError(`lat,lon\n1,2\n${line}`);
+    const grown = (v8.getHeapStatistics().total_heap_size - heapBefore) / 1024 / 1024;
+    expect(error.code).toBe('sheet_too_large');
+    expect(error.message).toBe('row 3 has more than 1000 columns (is the delimiter "," right?)');
+    expect(grown).toBeLessThan(150);
   });
 
   it('26: one 15 MB line with 100,000+ columns stops at the column limit', async () => {
