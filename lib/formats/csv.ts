@@ -13,7 +13,7 @@ import type { FormatParser, ParsedFile, ParseOptions } from './types.js';
 
 export type CsvEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
 
-/** Looks for UTF-16 without a byte order mark: every other byte zero in the first kilobyte. */
+/** Looks for UTF-16 without a byte order mark: zero bytes mostly on one side of the code units of the first kilobyte. */
 function guessUtf16(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
   const length = Math.min(bytes.length, 1024) & ~1;
   if (length < 4) return null;
@@ -23,9 +23,12 @@ function guessUtf16(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
     if (bytes[index] === 0) zeroEven++;
     if (bytes[index + 1] === 0) zeroOdd++;
   }
+  // Text that is mostly ASCII has the zero byte of most of its code units on one side; a few on
+  // the other side are characters like 一 (U+4E00), whose other byte is zero. UTF-8 and the
+  // single-byte encodings have no zero bytes at all.
   const pairs = length / 2;
-  if (zeroOdd > pairs * 0.4 && zeroEven === 0) return 'utf-16le';
-  if (zeroEven > pairs * 0.4 && zeroOdd === 0) return 'utf-16be';
+  if (zeroOdd > pairs * 0.4 && zeroEven <= zeroOdd / 8) return 'utf-16le';
+  if (zeroEven > pairs * 0.4 && zeroOdd <= zeroEven / 8) return 'utf-16be';
   return null;
 }
 

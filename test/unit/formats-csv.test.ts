@@ -490,6 +490,11 @@ describe('CSV bad input (checklist 25–29)', () => {
     const be = Buffer.from(text, 'utf16le').swap16();
     expect(titles(await parse(new Uint8Array([0xfe, 0xff, ...be])))).toEqual(['Åre']);
     expect(titles(await parse(new Uint8Array(Buffer.from(text, 'utf16le'))))).toEqual(['Åre']);
+    // Without a byte order mark, with characters whose other byte is zero too (一 is U+4E00):
+    // they were read as UTF-8 with the zero bytes dropped.
+    const cjk = 'lat,lon,name\n1,2,一\n3,4,中文\n';
+    expect(titles(await parse(new Uint8Array(Buffer.from(cjk, 'utf16le'))))).toEqual(['一', '中文']);
+    expect(titles(await parse(new Uint8Array(Buffer.from(cjk, 'utf16le').swap16())))).toEqual(['一', '中文']);
   });
 
   it('29: NUL characters and lone surrogates are stripped from cells and headers', async () => {
