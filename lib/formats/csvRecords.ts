@@ -65,6 +65,11 @@ export function detectDelimiter(text: string): CsvDelimiter {
 
 // ---------------------------------------------------------------- records
 
+function isBlank(fields: string[]): boolean {
+  for (const field of fields) if (field !== '') return false;
+  return true;
+}
+
 /** \r\n and a lone \r as \n. */
 const normaliseLineEnds = (text: string): string => (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text);
 
@@ -158,6 +163,8 @@ export function readCsvRecords(
 ): void {
   const iterator = (typeof pieces === 'string' ? [pieces] : pieces)[Symbol.iterator]();
   let row = 1;
+  /** Records that are not blank. */
+  let rows = 0;
   let linesBefore = 0;
   /** The window being read, where the current record starts in it, and the text held back for the next. */
   let text = '';
@@ -185,7 +192,8 @@ export function readCsvRecords(
   const step = (results: Papa.ParseStepResult<string[][]>): void => {
     const fields = results.data[0]!;
     if (results.errors.length > 0) throw quotedProblem(results.errors[0]!);
-    if (row > MAX_TABLE_ROWS) throw new AppError('sheet_too_large', `the file has more than ${MAX_TABLE_ROWS} rows`);
+    // Blank lines (and lines of empty fields) are no rows of the table, as in the spreadsheets.
+    if (!isBlank(fields) && ++rows > MAX_TABLE_ROWS) throw new AppError('sheet_too_large', `the file has more than ${MAX_TABLE_ROWS} rows`);
     if (fields.length > MAX_TABLE_COLUMNS) {
       throw new AppError('sheet_too_large', `${where()} has more than ${MAX_TABLE_COLUMNS} columns (is the delimiter ${JSON.stringify(delimiter)} right?)`);
     }

@@ -409,10 +409,12 @@ describe('CSV bad input (checklist 25–29)', () => {
     expect((ok.document.features[0]?.properties.title as string).length).toBe(99_999);
   });
 
-  it('caps the number of rows', async () => {
-    const error = await parseError(`lat,lon\n${'\n'.repeat(1_000_000)}`);
+  it('caps the number of rows; blank lines are no rows', async () => {
+    const error = await parseError(`lat,lon\n${'x,y\n'.repeat(1_000_000)}`);
     expect(error.code).toBe('sheet_too_large');
-    expect(error.message).toContain('1000000 rows');
+    expect(error.message).toBe('the file has more than 1000000 rows');
+    expect((await parse(`lat,lon\n1,2\n${'\n,\n'.repeat(600_000)}3,4\n`)).document.features).toHaveLength(2);
+    expect((await parseError('\n'.repeat(2_000_000))).code).toBe('empty_table');
   });
 
   it('27: __proto__ / constructor / toString headers: no hang, no prototype change', async () => {
