@@ -85,27 +85,13 @@ export async function storeImage(
     const existing = await findImage(db, id);
     if (existing) return ownedBy(existing, ownerId);
   }
-  const image = await processImage(bytes);
-  const derivatives = await putDerivatives(blobs, IMAGE_BLOB_PREFIX, image.derivatives);
+  const { derivatives: files, ...fields } = await processImage(bytes);
+  const derivatives = await putDerivatives(blobs, IMAGE_BLOB_PREFIX, files);
   return insertOrReuse(
     blobs,
     derivatives,
     ownerId,
-    () =>
-      insertImage(db, {
-        id,
-        ownerId,
-        width: image.width,
-        height: image.height,
-        tipColor: image.tipColor,
-        avgColor: image.avgColor,
-        hasGps: image.hasGps,
-        geometry: image.geometry,
-        dateStr: image.dateStr,
-        dateIso: image.dateIso,
-        blobPrefix: IMAGE_BLOB_PREFIX,
-        derivatives,
-      }),
+    () => insertImage(db, { id, ownerId, ...fields, blobPrefix: IMAGE_BLOB_PREFIX, derivatives }),
     () => findImage(db, id),
   );
 }
@@ -126,21 +112,13 @@ export async function storeMarker(
     const existing = await findMarker(db, id);
     if (existing) return ownedBy(existing, ownerId);
   }
-  const marker = await processMarker(bytes, { accepted: options.accepted });
-  const derivatives = await putDerivatives(blobs, MARKER_BLOB_PREFIX, marker.derivatives);
+  const { derivatives: files, width, height } = await processMarker(bytes, { accepted: options.accepted });
+  const derivatives = await putDerivatives(blobs, MARKER_BLOB_PREFIX, files);
   return insertOrReuse(
     blobs,
     derivatives,
     ownerId,
-    () =>
-      insertMarker(db, {
-        id,
-        ownerId,
-        width: marker.width,
-        height: marker.height,
-        blobPrefix: MARKER_BLOB_PREFIX,
-        derivatives,
-      }),
+    () => insertMarker(db, { id, ownerId, width, height, blobPrefix: MARKER_BLOB_PREFIX, derivatives }),
     () => findMarker(db, id),
   );
 }

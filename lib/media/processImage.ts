@@ -1,6 +1,6 @@
 // An uploaded photo (JPEG or PNG, by magic bytes): its size, colours, EXIF place and date, and
 // the resized copies to store. Nothing of the original is kept but re-encoded pixels.
-import type { Point } from '../geojson/geometry.js';
+import type { ImageFields } from './records.js';
 import { averageColor, tipColor } from './colors.js';
 import { decodeUpload } from './decode.js';
 import { encodeDerivatives, type Derivative } from './derivatives.js';
@@ -12,18 +12,7 @@ export const IMAGE_BOXES = [2048, 1024, 512, 256] as const;
 /** 100 megapixels: a 108 MP phone photo is refused, a 12000×8000 scan is not. */
 export const IMAGE_MAX_PIXELS = 100_000_000;
 
-export interface ProcessedImage {
-  /** Of the upright original (after EXIF orientation). */
-  width: number;
-  height: number;
-  /** #rrggbb, the mean of a small area at the bottom centre. */
-  tipColor: string;
-  /** #rrggbb, the mean of the whole image (transparent parts over white). */
-  avgColor: string;
-  hasGps: boolean;
-  geometry: Point | null;
-  dateStr: string | null;
-  dateIso: string | null;
+export interface ProcessedImage extends ImageFields {
   /** Largest first; JPEG for a JPEG original, PNG for a PNG original; no metadata. */
   derivatives: Derivative[];
 }

@@ -15,17 +15,24 @@ export interface StoredDerivative {
   size: number;
 }
 
-export interface ImageRecord {
-  id: string;
-  ownerId: number;
+/** What processing tells of an image (lib/media/processImage.ts), kept with it as it is. */
+export interface ImageFields {
+  /** Of the upright original (after EXIF orientation). */
   width: number;
   height: number;
+  /** #rrggbb, the mean of a small area at the bottom centre. */
   tipColor: string;
+  /** #rrggbb, the mean of the whole image (transparent parts over white). */
   avgColor: string;
   hasGps: boolean;
   geometry: Point | null;
   dateStr: string | null;
   dateIso: string | null;
+}
+
+export interface ImageRecord extends ImageFields {
+  id: string;
+  ownerId: number;
   blobPrefix: string;
   derivatives: StoredDerivative[];
   createdAt: Date;
