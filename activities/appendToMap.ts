@@ -10,7 +10,7 @@ import { requireMapAccess } from '../lib/access.js';
 import { AppError } from '../lib/errors.js';
 import { appendedHead, planAppend, type AppendPlan } from '../lib/geojson/appendPlan.js';
 import { readDocumentHead, readRows, rowLineBytes, type DocumentFile, type DocumentFileSource } from '../lib/formats/documentFile.js';
-import { rowLine } from '../lib/formats/featureRows.js';
+import { joinedLines, rowLine } from '../lib/formats/featureRows.js';
 import { MAX_FEATURES, type DocumentHead } from '../lib/geojson/model.js';
 import { checkMapBytes } from '../lib/geojson/sizeLimits.js';
 import type { AppendParsedInput, AppendParsedResult } from '../lib/jobContracts.js';
@@ -18,30 +18,18 @@ import { summaryOf } from '../lib/mapSummary.js';
 import type { ActivityDeps } from './deps.js';
 import { failingOnBadInput } from './failures.js';
 
-const PIECE_CHARS = 64 * 1024;
-
 /** The file's rows placed into the map, as lines; counts the bytes of their texts and the largest id. */
 function placedLines(source: DocumentFileSource, file: DocumentFile, plan: AppendPlan) {
   const written = { featureBytes: 0, maxId: 0 };
   async function* lines(): AsyncGenerator<string> {
-    let piece: string[] = [];
-    let chars = 0;
     for await (const row of readRows(source, file)) {
       const placed = plan.placeRow(row);
       written.featureBytes += Buffer.byteLength(placed.text);
       if (placed.id > written.maxId) written.maxId = placed.id;
-      const line = rowLine(placed);
-      piece.push(line);
-      chars += line.length;
-      if (chars >= PIECE_CHARS) {
-        yield piece.join(''); // one stream chunk per line would cost more than the COPY of it
-        piece = [];
-        chars = 0;
-      }
+      yield rowLine(placed);
     }
-    if (piece.length > 0) yield piece.join('');
   }
-  return { lines: lines(), written };
+  return { lines: joinedLines(lines()), written };
 }
 
 export function makeAppendToMap({ db, blobs }: ActivityDeps) {

@@ -69,11 +69,17 @@ const copyFeaturesSql = (source: string): string => `copy map_features (map_id, 
 /**
  * Feature rows (lines of lib/formats/featureRows.ts, each ending in a line break) into
  * map_features for one map with COPY: streamed on PostgreSQL, a few megabytes of lines per COPY
- * on PGlite. Returns how many rows went in.
+ * on PGlite. Returns how many rows went in; with `expected`, a count that differs fails the
+ * transaction (a document file that lost lines never becomes a map's content).
  */
-export async function copyFeatureRows(trx: Knex.Transaction, mapId: number, lines: RowLines): Promise<number> {
+export async function copyFeatureRows(trx: Knex.Transaction, mapId: number, lines: RowLines, expected?: number): Promise<number> {
   if (!Number.isSafeInteger(mapId)) throw new Error(`not a map id: ${mapId}`);
-  const prefix = Buffer.from(`${mapId}\t`);
+  const written = await copyLines(trx, Buffer.from(`${mapId}\t`), lines);
+  if (expected !== undefined && written !== expected) throw new Error(`${written} feature rows written for ${expected} features`);
+  return written;
+}
+
+async function copyLines(trx: Knex.Transaction, prefix: Buffer, lines: RowLines): Promise<number> {
   if (!usesPg(trx)) return copyIntoPglite(trx, prefix, lines);
   const connection = (await trx.client.acquireConnection()) as pg.Client;
   const prefixer = new LinePrefixer(prefix);
@@ -164,7 +170,7 @@ class BinaryTextRows {
  * How far a COPY out reads ahead of its consumer: while the consumer writes a piece to a slow
  * peer (a client's socket), PostgreSQL goes on sending instead of waiting for the next read.
  */
-const READ_AHEAD_BYTES = 1024 * 1024;
+export const READ_AHEAD_BYTES = 1024 * 1024;
 
 /**
  * The chunks of `copy (<sql>) to stdout with (format binary)`, on a connection of the pool (or

@@ -8,7 +8,7 @@ import { documentOpening, DOCUMENT_CLOSING } from '../lib/formats/documentFile.j
 import type { MapDetail } from '../lib/maps.js';
 import type { Db } from './connection.js';
 import { usesPg } from './connection.js';
-import { joinedTextRows } from './copy.js';
+import { joinedTextRows, READ_AHEAD_BYTES } from './copy.js';
 import { translating } from './errors.js';
 import { readMapDetail } from './maps.js';
 
@@ -79,7 +79,7 @@ async function openStreamed(db: Db, mapId: number): Promise<MapDocumentRead | un
         await close();
       }
     })();
-    return { detail, text, close, readAheadBytes: 1024 * 1024 };
+    return { detail, text, close, readAheadBytes: READ_AHEAD_BYTES };
   } catch (error) {
     await close();
     throw error;

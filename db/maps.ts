@@ -79,8 +79,8 @@ export async function setVisibility(db: Db, mapId: number, visibility: Visibilit
 }
 
 export async function readMapDetail(db: Db | Knex.Transaction, mapId: number): Promise<MapDetail | undefined> {
-  const row = await mapsWithOwner(db).where('m.id', mapId).first();
-  if (!row) return undefined;
+  const record = await findMapRecord(db, mapId);
+  if (!record) return undefined;
   const [members, media] = await Promise.all([
     db('map_members as mm')
       .join('users as u', 'u.id', 'mm.user_id')
@@ -92,7 +92,7 @@ export async function readMapDetail(db: Db | Knex.Transaction, mapId: number): P
   const namesOf = (role: MemberRole) => members.filter((m) => m.role === role).map((m) => m.username as string);
   const idsOf = (kind: string) => media.filter((m) => m.kind === kind).map((m) => m.media_id as string);
   return {
-    ...toRecord(row),
+    ...record,
     editors: namesOf('editor'),
     viewers: namesOf('viewer'),
     images: idsOf('image'),
@@ -143,14 +143,9 @@ async function freeShortName(
   }
 }
 
-/**
- * Streams a content's feature rows into map_features for the map (its rows, if it had any, are
- * gone already). The count is checked: a document file that lost lines never becomes a map.
- */
-async function writeFeatureRows(trx: Knex.Transaction, mapId: number, content: MapContent): Promise<void> {
-  const written = await copyFeatureRows(trx, mapId, content.lines());
-  if (written !== content.featureCount) throw new Error(`${written} feature rows written for ${content.featureCount} features`);
-}
+/** Streams a content's feature rows into map_features for the map (its rows, if it had any, are gone already). */
+const writeFeatureRows = (trx: Knex.Transaction, mapId: number, content: MapContent) =>
+  copyFeatureRows(trx, mapId, content.lines(), content.featureCount);
 
 /** The maps columns a content sets. */
 const contentColumns = (content: MapContent) => ({

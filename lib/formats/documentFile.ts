@@ -144,11 +144,6 @@ export class FeatureFileWriter implements FeatureSink {
     if (this.jsonBytes + this.added > this.budget.documentBytes) throw mapTooLarge();
   }
 
-  /** Bytes of the features' JSON texts written so far. */
-  get featureJsonBytes(): number {
-    return this.jsonBytes;
-  }
-
   /** Writes the head after the features and closes the file. */
   finish(head: DocumentHead): { rowBytes: number; featureBytes: number; contentBytes: number } {
     this.flush();

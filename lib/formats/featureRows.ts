@@ -208,10 +208,10 @@ export function parseRowLine(line: string): FeatureRow {
 }
 
 /** Joins short lines into pieces of about 64 kB (a stream of one chunk per line costs more than the COPY of it). */
-export function* joinedLines(lines: Iterable<string>): Generator<string> {
+export async function* joinedLines(lines: AsyncIterable<string> | Iterable<string>): AsyncGenerator<string> {
   let piece: string[] = [];
   let chars = 0;
-  for (const line of lines) {
+  for await (const line of lines) {
     piece.push(line);
     chars += line.length;
     if (chars >= 64 * 1024) {

@@ -82,11 +82,10 @@ export interface AppendPlan {
   extras: Record<string, unknown>;
   /** True when every appended feature keeps its group (the groups keep their ids). */
   keepsGroups: boolean;
-  /** The next appended feature, with its id and group in the map (call in the document's order). */
-  placeFeature(feature: MapFeature): MapFeature;
   /**
-   * The same for a feature row: its id changes in the text without parsing it; only a feature
-   * whose group changes is parsed and written again.
+   * The next appended feature row, with its id and group in the map (call in the document's
+   * order): its id changes in the text without parsing it; only a feature whose group changes
+   * is parsed and written again.
    */
   placeRow(row: FeatureRow): FeatureRow;
 }
@@ -115,7 +114,6 @@ export function planAppend(target: AppendTarget, incoming: DocumentHead, options
     groupsToAdd: plan.groupsToAdd,
     extras,
     keepsGroups,
-    placeFeature: (feature) => place(feature, featureIds.take()),
     placeRow(row) {
       const id = featureIds.take();
       const group = row.group === null ? undefined : (JSON.parse(row.group) as GroupId);
