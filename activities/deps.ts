@@ -8,6 +8,8 @@ import type { BlobStore } from '../lib/blobs/blobStore.js';
 export interface FaultHooks {
   /** Runs after the file is read, before parsing; receives the activity's cancellation signal. */
   beforeParse?: (signal: AbortSignal) => Promise<void>;
+  /** Runs before an uploaded image or marker is read and processed; receives the activity's cancellation signal. */
+  beforeMedia?: (signal: AbortSignal) => Promise<void>;
 }
 
 /** What activities are built over; the worker entry points create these. */

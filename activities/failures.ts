@@ -3,12 +3,14 @@
 // the API can answer with it. Anything else (a dropped connection, a restarting database) is
 // retried by the activity's retry policy.
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
-import { DataRefused, TimeLimitReached } from '../db/errors.js';
+import { DataRefused, MediaNotLinkable, TimeLimitReached } from '../db/errors.js';
 import { AppError } from '../lib/errors.js';
 import { mapTooLarge } from '../lib/geojson/sizeLimits.js';
+import { mediaNotLinkable } from '../lib/media/errors.js';
 
 /** What a database refusal means for a file request. */
 function explained(error: unknown): unknown {
+  if (error instanceof MediaNotLinkable) return mediaNotLinkable(error.kind, error.mediaId);
   if (error instanceof DataRefused) {
     return error.reason === 'too_large'
       ? mapTooLarge()

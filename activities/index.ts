@@ -3,8 +3,10 @@
 import { makeAppendToMap } from './appendToMap.js';
 import { makeCreateMap } from './createMap.js';
 import { makeDeleteBlobs } from './deleteBlobs.js';
+import { makeDeleteUnusedMedia } from './deleteUnusedMedia.js';
 import type { ActivityDeps } from './deps.js';
 import { makeParseFile } from './parseFile.js';
+import { makeStoreMediaUpload } from './storeMediaUpload.js';
 import { makeSweepOrphanBlobs } from './sweepOrphanBlobs.js';
 import type { ParserPool } from './parserPool.js';
 
@@ -19,5 +21,15 @@ export function createActivities(deps: ActivityDeps, parsers: ParserPool) {
 }
 
 export type Activities = ReturnType<typeof createActivities>;
+
+/** The activities of the `media` task queue: image and marker processing, and the cleanup of unused media. */
+export function createMediaActivities(deps: ActivityDeps) {
+  return {
+    storeMediaUpload: makeStoreMediaUpload(deps),
+    deleteUnusedMedia: makeDeleteUnusedMedia(deps),
+  };
+}
+
+export type MediaActivities = ReturnType<typeof createMediaActivities>;
 export { ParserPool } from './parserPool.js';
 export type { ActivityDeps } from './deps.js';

@@ -6,7 +6,7 @@ import { findImage, findMarker, insertImage, insertMarker } from '../db/media.js
 import type { BlobStore } from '../lib/blobs/blobStore.js';
 import type { Derivative } from '../lib/media/derivatives.js';
 import { isMediaId, newImageId, newMarkerId } from '../lib/media/ids.js';
-import { processImage } from '../lib/media/processImage.js';
+import { processImage, type ImageOptions } from '../lib/media/processImage.js';
 import { processMarker, type MarkerOptions } from '../lib/media/processMarker.js';
 import type { ImageRecord, MarkerRecord, StoredDerivative } from '../lib/media/records.js';
 
@@ -78,14 +78,14 @@ export async function storeImage(
   blobs: BlobStore,
   ownerId: number,
   bytes: Uint8Array,
-  options: StoreOptions = {},
+  options: StoreOptions & ImageOptions = {},
 ): Promise<ImageRecord> {
   const id = chosenId(options, newImageId);
   if (options.id !== undefined) {
     const existing = await findImage(db, id);
     if (existing) return ownedBy(existing, ownerId);
   }
-  const { derivatives: files, ...fields } = await processImage(bytes);
+  const { derivatives: files, ...fields } = await processImage(bytes, { declared: options.declared });
   const derivatives = await putDerivatives(blobs, IMAGE_BLOB_PREFIX, files);
   return insertOrReuse(
     blobs,
@@ -112,7 +112,7 @@ export async function storeMarker(
     const existing = await findMarker(db, id);
     if (existing) return ownedBy(existing, ownerId);
   }
-  const { derivatives: files, width, height } = await processMarker(bytes, { accepted: options.accepted });
+  const { derivatives: files, width, height } = await processMarker(bytes, { accepted: options.accepted, declared: options.declared });
   const derivatives = await putDerivatives(blobs, MARKER_BLOB_PREFIX, files);
   return insertOrReuse(
     blobs,

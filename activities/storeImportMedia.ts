@@ -1,7 +1,8 @@
 // The media side of an import: files extracted from an archive are stored as markers and
 // images (with ids derived from the request, so a retry stores nothing twice), image ids from
-// table imports are looked up; the parse activity then points the references at them.
-import { findImages } from '../db/media.js';
+// table imports are looked up among the images the map may use (its owner's and editors'); the
+// parse activity then points the references at them (and drops, with a note, those it cannot).
+import { findLinkableImages } from '../db/media.js';
 import { AppError } from '../lib/errors.js';
 import type { MediaLinks } from '../lib/formats/linkMedia.js';
 import { mediaPlaceholder, type ExtractedMedia } from '../lib/formats/types.js';
@@ -14,6 +15,8 @@ import type { ActivityDeps } from './deps.js';
 export interface ImportMedia {
   requestId: string;
   userId: number;
+  /** The map an append goes to (whose owner's and editors' images may be linked). */
+  mapId?: number;
   media: ExtractedMedia[];
   imageIds: string[];
 }
@@ -38,6 +41,7 @@ export async function storeImportMedia({ db, blobs }: ActivityDeps, input: Impor
       notes.push({ reason: `${file.name} in the archive was not stored: ${error.message}` });
     }
   }
-  for (const image of await findImages(db, input.imageIds)) links.images.set(image.id, featureImage(image));
+  const scope = input.mapId === undefined ? { userId: input.userId } : { mapId: input.mapId };
+  for (const image of await findLinkableImages(db, scope, input.imageIds)) links.images.set(image.id, featureImage(image));
   return { links, notes };
 }

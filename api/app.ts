@@ -1,5 +1,6 @@
 // Builds the Koa application: /api/1/ operations (always HTTP 200, JSON, errors as
-// {"error", "error_code"}), /healthz, /openapi.json and the loopback-only operator endpoint.
+// {"error", "error_code"}), the stored images and markers (/images/…, /markers/…), /healthz,
+// /openapi.json and the loopback-only operator endpoint.
 import Router from '@koa/router';
 import Koa from 'koa';
 import { pingDb, usesPg } from '../db/connection.js';
@@ -11,6 +12,7 @@ import { drainOnError } from './middleware/drainOnError.js';
 import { apiErrors, type Logger } from './middleware/errors.js';
 import { headerArgs } from './middleware/headerArgs.js';
 import { jsonArgs } from './middleware/jsonArgs.js';
+import { mountMediaFiles } from './mediaFiles.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { OPERATIONS } from './operations.js';
 import { CLIENT_STALLED } from './routes/map/get.js';
@@ -95,6 +97,7 @@ export function createApp(given: Omit<ApiDeps, 'largeReads'> & Partial<Pick<ApiD
   router.get('/openapi.json', (ctx) => {
     ctx.body = openApi ??= buildOpenApiDocument(deps.config.publicUrl);
   });
+  mountMediaFiles(router, deps.db, deps.blobs);
   options.extraRoutes?.(router);
 
   app.use(api.routes());

@@ -1,4 +1,4 @@
-// What map/upload and map/append share: the job's id (the client's Idempotency-Key, scoped to
+// What the file operations (map/upload, map/append, image/upload, marker/upload) share: the job's id (the client's Idempotency-Key, scoped to
 // the user and the operation, or a fresh one), the fingerprint that tells a retry of a request
 // from another request under the same key, and running the job with the received file.
 import { createHash, randomUUID } from 'node:crypto';
@@ -37,7 +37,7 @@ function clientGone(ctx: Context): AbortSignal {
 }
 
 /** The job's id, and whether the client named it (an Idempotency-Key): then a retry joins the same job. */
-export function jobIdFor(ctx: Context, operation: 'upload' | 'append'): { workflowId: string; keyed: boolean } {
+export function jobIdFor(ctx: Context, operation: 'upload' | 'append' | 'image' | 'marker'): { workflowId: string; keyed: boolean } {
   const key = idempotencyKey(ctx);
   return key
     ? { workflowId: `${operation}:${callerOf(ctx).userId}:${key}`, keyed: true }

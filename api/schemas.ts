@@ -3,10 +3,9 @@
 // file under routes/.
 import { z } from 'zod';
 import { mapGeoJsonSchema } from './geojsonSchema.js';
-import { contentOfDocument } from '../lib/formats/documentContent.js';
+import { contentOfDocument, type DocumentContent } from '../lib/formats/documentContent.js';
 import { parseMapDocument } from '../lib/geojson/model.js';
 import { isObjectRecord, stringProblem } from '../lib/geojson/json-data.js';
-import type { MapContent } from '../lib/maps.js';
 
 /** Up to 15 digits: every such number is exact in JavaScript (a longer one could name another map). */
 const digits = z
@@ -50,7 +49,7 @@ export const shortName = text(200).describe('A preference; the final short name 
  */
 export const geojsonArgument = z
   .custom<Record<string, unknown>>(isObjectRecord, { message: 'must be a GeoJSON FeatureCollection object' })
-  .transform((value): MapContent => contentOfDocument(parseMapDocument(value)))
+  .transform((value): DocumentContent => contentOfDocument(parseMapDocument(value)))
   .meta({ documentedAs: 'MapGeoJSON' });
 
 export const mapSummary = z.object({
@@ -90,4 +89,25 @@ export function describeZodError(error: z.ZodError, input: unknown): string {
 
 export const mapFileResult = mapSummary.extend({
   import: importSummary.optional().describe('What the file held; absent for an empty map'),
+});
+
+const color = z.string().regex(/^#[0-9a-f]{6}$/);
+
+export const imageUploadResult = z.object({
+  image_id: z.string().describe("The image's id: a feature's `image.id`"),
+  width: z.number().int().describe('Pixels, of the upright original'),
+  height: z.number().int().describe('Pixels, of the upright original'),
+  tip_color: color.describe("Colour at the bottom centre, where the popup's tip sits (#rrggbb)"),
+  avg_color: color.describe('Average colour, shown before the image loads (#rrggbb)'),
+  has_gps: z.boolean().describe('Whether the photo carries a GPS position'),
+  geometry: z
+    .object({ type: z.literal('Point'), coordinates: z.array(z.number()).length(2) })
+    .nullable()
+    .describe('Where the photo was taken, [longitude, latitude]; null without GPS'),
+  date_str: z.string().nullable().describe('When the photo was taken, as readable text ("2024-06-01 14:03"); null when unknown'),
+  date_iso: z.string().nullable().describe('When the photo was taken, ISO 8601 (with the offset when the camera wrote one); null when unknown'),
+});
+
+export const markerUploadResult = z.object({
+  marker_id: z.string().describe("The marker's id: a feature's `marker_id`"),
 });

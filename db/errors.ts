@@ -64,3 +64,14 @@ export async function translating<T>(fn: () => Promise<T>): Promise<T> {
     throw translateDbError(error);
   }
 }
+
+/** A write names an image or marker the map may not use: no such media, or media uploaded by someone who is neither the map's owner nor one of its editors. */
+export class MediaNotLinkable extends Error {
+  override name = 'MediaNotLinkable';
+  constructor(
+    readonly kind: 'image' | 'marker',
+    readonly mediaId: string,
+  ) {
+    super(`the ${kind} ${mediaId} may not be used by this map`);
+  }
+}

@@ -9,7 +9,7 @@ import { copyFeatureRows } from './copy.js';
 import { timeLeft, stillInTime, type Deadline } from './deadline.js';
 import { translating } from './errors.js';
 import { findMapRecord } from './maps.js';
-import { addMedia, recheckMedia } from './mapMedia.js';
+import { addMedia, claimMedia, recheckMedia } from './mapMedia.js';
 
 /** What an append learns of the map (under its lock) before it writes. */
 export interface MapContentState {
@@ -119,7 +119,8 @@ const rowColumns = (mapId: number, row: FeatureRow) => ({
  * Writes a set of changed, new and deleted features made on `revision` of the map, in one
  * transaction: refused (saved: false, with the map's revision) when the map has moved on since;
  * undefined when there is no such map. map_media is looked at again only for the media the
- * touched features used before or use now.
+ * touched features used before or use now. The media the written features use must be the
+ * owner's or an editor's (MediaNotLinkable otherwise, and nothing is saved).
  */
 export async function saveFeatures(db: Db, changes: FeatureChanges): Promise<SaveOutcome | undefined> {
   return translating(() => db.transaction(async (trx) => {
@@ -163,6 +164,12 @@ export async function saveFeatures(db: Db, changes: FeatureChanges): Promise<Sav
     if (changes.head !== undefined) update.head = changes.head;
     const [updated] = await trx('maps').where({ id: changes.mapId }).update(update).returning(['revision', 'content_bytes', 'feature_count']);
     changes.check?.({ contentBytes: Number(updated.content_bytes), featureCount: Number(updated.feature_count) });
+    const used = { images: new Set<string>(), markers: new Set<string>() };
+    for (const row of changes.upsert) {
+      if (row.image !== null) used.images.add(row.image);
+      if (row.marker !== null) used.markers.add(row.marker);
+    }
+    await claimMedia(trx, changes.mapId, { images: [...used.images], markers: [...used.markers] });
     const media = { images: new Set<string>(), markers: new Set<string>() };
     for (const row of [...before.map((b) => ({ image: b.image_id, marker: b.marker_id })), ...changes.upsert]) {
       if (row.image !== null) media.images.add(row.image);

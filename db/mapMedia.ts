@@ -6,11 +6,43 @@
 // marker_id answer whether any other feature still uses one).
 import type { Knex } from 'knex';
 import type { MediaRefs } from '../lib/maps.js';
+import { MediaNotLinkable } from './errors.js';
 
 const BATCH = 1000;
 
-/** Adds map_media rows (those the map has already stay as they are). */
+const TABLE = { image: 'images', marker: 'markers' } as const;
+
+/**
+ * The media a write gives the map must be uploaded by the map's owner or one of its editors
+ * (members with the editor role); throws MediaNotLinkable for the first that is not (or does
+ * not exist). Their rows stay locked (FOR KEY SHARE) until the transaction ends, so the cleanup
+ * of unused media, which skips locked rows and looks at map_media again before it deletes,
+ * cannot delete one this write is about to reference. Call it after the map row exists.
+ */
+export async function claimMedia(trx: Knex.Transaction, mapId: number, media: MediaRefs): Promise<void> {
+  for (const kind of ['image', 'marker'] as const) {
+    const ids = [...new Set(kind === 'image' ? media.images : media.markers)].sort();
+    for (let i = 0; i < ids.length; i += BATCH) {
+      const batch = ids.slice(i, i + BATCH);
+      const result = await trx.raw(
+        `select m.id from ${TABLE[kind]} m
+          where m.id = any(?::text[])
+            and (m.owner_id = (select owner_id from maps where id = ?)
+                 or m.owner_id in (select user_id from map_members where map_id = ? and role = 'editor'))
+          order by m.id
+          for key share of m`,
+        [batch, mapId, mapId],
+      );
+      const found = new Set((result.rows as { id: string }[]).map((row) => row.id));
+      const missing = batch.find((id) => !found.has(id));
+      if (missing !== undefined) throw new MediaNotLinkable(kind, missing);
+    }
+  }
+}
+
+/** Adds map_media rows (those the map has already stay as they are), after claimMedia. */
 export async function addMedia(trx: Knex.Transaction, mapId: number, media: MediaRefs): Promise<void> {
+  await claimMedia(trx, mapId, media);
   const rows = [
     ...media.images.map((id) => ({ map_id: mapId, kind: 'image', media_id: id })),
     ...media.markers.map((id) => ({ map_id: mapId, kind: 'marker', media_id: id })),

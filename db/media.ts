@@ -127,10 +127,66 @@ export const findImages = (db: Queryable, ids: readonly string[]): Promise<Image
 export const findMarkers = (db: Queryable, ids: readonly string[]): Promise<MarkerRecord[]> =>
   findByIds(db, 'markers', markerColumns, ids, toMarker);
 
+/** Whose media a map may use: a map's (its owner's and its editors'), or one user's (a map not made yet). */
+export type MediaScope = { mapId: number } | { userId: number };
+
+/** The images among `ids` that the scope may use (see db/mapMedia.ts claimMedia), in the order of `ids`. */
+export async function findLinkableImages(db: Queryable, scope: MediaScope, ids: readonly string[]): Promise<ImageRecord[]> {
+  const unique = [...new Set(ids)];
+  const found = new Map<string, ImageRecord>();
+  for (let i = 0; i < unique.length; i += 1000) {
+    const batch = unique.slice(i, i + 1000);
+    const query = db('images').select(imageColumns).whereIn('id', batch);
+    const rows =
+      'mapId' in scope
+        ? await query.where((owners) =>
+            owners
+              .whereIn('owner_id', db('maps').select('owner_id').where({ id: scope.mapId }))
+              .orWhereIn('owner_id', db('map_members').select('user_id').where({ map_id: scope.mapId, role: 'editor' })),
+          )
+        : await query.where({ owner_id: scope.userId });
+    for (const row of rows) {
+      const record = toImage(row);
+      found.set(record.id, record);
+    }
+  }
+  return unique.flatMap((id) => found.get(id) ?? []);
+}
+
 export async function findImage(db: Queryable, id: string): Promise<ImageRecord | undefined> {
   return (await findImages(db, [id]))[0];
 }
 
 export async function findMarker(db: Queryable, id: string): Promise<MarkerRecord | undefined> {
   return (await findMarkers(db, [id]))[0];
+}
+
+/** Media as the file server needs it: its files, and who may fetch them. */
+export interface ServableMedia {
+  derivatives: StoredDerivative[];
+  /** A public or unlisted map uses it: anyone may fetch it (and shared caches may keep it). */
+  publicUse: boolean;
+  /** The caller uploaded it, or may see a map that uses it (owner, editor of a collaborative map, viewer of a `select` map). */
+  callerMaySee: boolean;
+}
+
+/** The media by id with the access facts for the caller (null: nobody signed in); undefined when there is none. */
+export async function findServableMedia(db: Db, kind: 'image' | 'marker', id: string, userId: number | null): Promise<ServableMedia | undefined> {
+  const table = kind === 'image' ? 'images' : 'markers';
+  const result = await db.raw(
+    `select m.derivatives,
+            exists (select 1 from map_media mm join maps p on p.id = mm.map_id
+                     where mm.kind = :kind and mm.media_id = m.id and p.visibility in ('public', 'unlisted')) as public_use,
+            (m.owner_id = :user or exists (
+               select 1 from map_media mm join maps p on p.id = mm.map_id
+                 left join map_members mb on mb.map_id = p.id and mb.user_id = :user
+                where mm.kind = :kind and mm.media_id = m.id
+                  and (p.owner_id = :user or (mb.role = 'editor' and p.collaborate) or (mb.role = 'viewer' and p.visibility = 'select'))
+             )) as caller_may_see
+       from ${table} m where m.id = :id`,
+    { kind, id, user: userId },
+  );
+  const row = result.rows[0] as { derivatives: unknown; public_use: boolean; caller_may_see: boolean | null } | undefined;
+  if (!row) return undefined;
+  return { derivatives: json<StoredDerivative[]>(row.derivatives), publicUse: row.public_use, callerMaySee: row.caller_may_see === true };
 }

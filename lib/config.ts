@@ -1,6 +1,7 @@
 // The one place that reads process.env: a zod schema parsed once at start. A bad value stops
 // start-up with a message naming the variable.
 import path from 'node:path';
+import ms from 'ms';
 import { z } from 'zod';
 
 const MB = 1024 * 1024;
@@ -22,6 +23,15 @@ const envSchema = z.object({
     .optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('maps'),
+  TEMPORAL_MEDIA_TASK_QUEUE: z.string().min(1).default('media'),
+  WORKER_QUEUES: z
+    .string()
+    .regex(/^(maps|media)(,(maps|media))*$/, 'must be maps, media or maps,media')
+    .default('maps,media'),
+  MEDIA_GRACE: z
+    .string()
+    .refine((value) => durationMs(value) !== undefined, 'must be a duration such as 30m, 24h or 7d')
+    .default('24h'),
   DEPLOYMENT: z.enum(['standard', 'enterprise']).default('standard'),
   MAX_UPLOAD_MB: positiveInt.default(15),
   PROCESSING_TIMEOUT_SECONDS: positiveInt.default(120),
@@ -29,6 +39,18 @@ const envSchema = z.object({
 });
 
 export type Env = Record<string, string | undefined>;
+
+/** Milliseconds of a duration such as "90s", "30m", "24h" or "7d" (the ms package); undefined when it is not one. */
+export function durationMs(value: string): number | undefined {
+  if (!/^\s*\d+(\.\d+)?\s*[a-z]+\s*$/i.test(value)) return undefined; // a unit is required: "10" is not ten of anything
+  let parsed: number | undefined;
+  try {
+    parsed = ms(value.trim() as ms.StringValue);
+  } catch {
+    return undefined;
+  }
+  return typeof parsed === 'number' && Number.isFinite(parsed) && parsed >= 0 ? parsed : undefined;
+}
 
 export interface Config {
   port: number;
@@ -42,6 +64,12 @@ export interface Config {
   temporalAddress: string | undefined;
   temporalNamespace: string;
   taskQueue: string;
+  /** The task queue of image and marker processing and the cleanup of unused media. */
+  mediaTaskQueue: string;
+  /** The task queues a worker process (`npm run worker`) polls. */
+  workerQueues: ('maps' | 'media')[];
+  /** How long media no map uses is kept before the cleanup deletes it (from its upload, or from when a map let go of it). */
+  mediaGraceMs: number;
   deployment: 'standard' | 'enterprise';
   /** null: no limit (enterprise). */
   maxUploadBytes: number | null;
@@ -75,6 +103,9 @@ export function loadConfig(env: Env = process.env): Config {
     temporalAddress: e.TEMPORAL_ADDRESS,
     temporalNamespace: e.TEMPORAL_NAMESPACE,
     taskQueue: e.TEMPORAL_TASK_QUEUE,
+    mediaTaskQueue: e.TEMPORAL_MEDIA_TASK_QUEUE,
+    workerQueues: [...new Set(e.WORKER_QUEUES.split(','))] as ('maps' | 'media')[],
+    mediaGraceMs: durationMs(e.MEDIA_GRACE)!,
     deployment: e.DEPLOYMENT,
     maxUploadBytes: enterprise ? null : e.MAX_UPLOAD_MB * MB,
     processingTimeoutMs: enterprise ? null : e.PROCESSING_TIMEOUT_SECONDS * 1000,

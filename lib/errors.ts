@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   request_timeout: 'The request did not arrive in time.',
   invalid_arguments: 'An argument is missing, has the wrong type or a value that is not allowed.',
   map_not_found: 'No map with this id exists, or the caller may not see it.',
+  media_not_found: 'No image or marker file is at this URL, or the caller may not see it (HTTP 404, from /images/… and /markers/…).',
   permission_denied: 'The caller may see the map but not make this change (only the owner changes visibility and the short name).',
   idempotency_key_reused: 'The Idempotency-Key was already used for a different request (another operation, map, arguments or file).',
   map_too_large: 'The map would be larger than a map may be (64 MB of GeoJSON text).',

@@ -2,6 +2,7 @@
 // results. Pure data only: workflow code imports this file, so it may not import Node modules.
 import type { SkippedItem } from './formats/skipped.js';
 import type { MediaRefs, Visibility } from './maps.js';
+import type { ImageUploadAnswer } from './media/fields.js';
 
 export type { SkippedItem };
 
@@ -30,6 +31,11 @@ export interface ParseFileInput {
   requestId: string;
   /** Who imports: owner of the media extracted from the file. */
   userId: number;
+  /**
+   * The map an append goes to: images named by id may be those of its owner and editors. Without
+   * it (a new map), only the importer's own.
+   */
+  mapId?: number;
   blobKey: string;
   fileType: ImportFileType;
 }
@@ -117,8 +123,52 @@ export interface AppendParsedResult {
   added: number;
 }
 
+/** image/upload and marker/upload: the file types each accepts. */
+export const MEDIA_FILE_TYPES = { image: ['jpg', 'png'], marker: ['png'] } as const;
+export type MediaKind = keyof typeof MEDIA_FILE_TYPES;
+export type MediaFileType = (typeof MEDIA_FILE_TYPES)[MediaKind][number];
+
+export interface UploadMediaInput {
+  requestId: string;
+  ownerId: number;
+  kind: MediaKind;
+  fileType: MediaFileType;
+  blobKey: string;
+  /** The task queue the processing activity runs on (the `media` workers'). */
+  mediaTaskQueue: string;
+  /** null: no limit (enterprise). */
+  processingTimeoutMs: number | null;
+}
+
+export type UploadMediaResult = { kind: 'image'; image: ImageUploadAnswer } | { kind: 'marker'; marker: { marker_id: string } };
+
+export interface StoreMediaInput {
+  requestId: string;
+  ownerId: number;
+  kind: MediaKind;
+  fileType: MediaFileType;
+  blobKey: string;
+}
+
+export interface MediaCleanupInput {
+  /** Media no map uses is deleted once it was uploaded, or last let go of by a map, this long ago. */
+  graceMs: number;
+}
+
+export interface MediaCleanupWorkflowInput extends MediaCleanupInput {
+  /** The task queue of the deleting activity (the `media` workers'). */
+  mediaTaskQueue: string;
+}
+
+export interface MediaCleanupResult {
+  images: string[];
+  markers: string[];
+}
+
 export const WORKFLOW_TYPES = {
   uploadMap: 'uploadMap',
   appendMap: 'appendMap',
+  uploadMedia: 'uploadMedia',
   cleanup: 'cleanup',
+  mediaCleanup: 'mediaCleanup',
 } as const;

@@ -15,7 +15,7 @@ import { openDatabase } from '../db/open.js';
 import { openBlobStore } from '../lib/blobs/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { waitFor } from '../lib/waitFor.js';
-import { createMapsWorker } from '../workers/createWorker.js';
+import { createWorkers } from '../workers/createWorker.js';
 import { workerLogger } from '../workers/logger.js';
 import { ensureSchedules } from '../workers/schedules.js';
 import { removeEmbeddedState, writeEmbeddedState } from './embeddedState.js';
@@ -55,14 +55,17 @@ async function main(): Promise<void> {
   // The API starts its jobs on the worker's connection: eagerly, with the first workflow task handed straight to the worker.
   const jobs = new JobGateway({ address, namespace: config.temporalNamespace, taskQueue: config.taskQueue, sharedConnection: connection });
   await waitFor('the Temporal namespace', () => jobs.ping(), 60_000);
-  const worker = await createMapsWorker({
+  // The embedded worker polls both task queues: the maps' and the media's.
+  const worker = await createWorkers({
     connection,
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
+    mediaTaskQueue: config.mediaTaskQueue,
+    queues: ['maps', 'media'],
     deps: { db, blobs, publicUrl: config.publicUrl },
   });
   const workerDone = worker.run();
-  await ensureSchedules(await jobs.client(), config.taskQueue);
+  await ensureSchedules(await jobs.client(), config);
   cleanups.push(async () => {
     worker.shutdown();
     await workerDone;

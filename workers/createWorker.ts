@@ -1,8 +1,10 @@
-// Builds a worker for the `maps` task queue over the given dependencies. The workflow code is
-// bundled from workflows/index.ts (or taken from a prebuilt bundle).
+// Builds the workers over the given dependencies: one for the `maps` task queue (every workflow,
+// the import activities; the workflow code is bundled from workflows/index.ts or taken from a
+// prebuilt bundle), one for the `media` task queue (image and marker processing, the cleanup of
+// unused media; activities only).
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import { createActivities, ParserPool, type ActivityDeps } from '../activities/index.js';
+import { createActivities, createMediaActivities, ParserPool, type ActivityDeps } from '../activities/index.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -15,13 +17,13 @@ export interface MapsWorkerOptions {
   workflowBundle?: WorkerOptions['workflowBundle'];
 }
 
-export interface MapsWorker {
+export interface RunningWorker {
   /** Polls until shutdown() and in-flight work has finished; then frees the parser threads. */
   run(): Promise<void>;
   shutdown(): void;
 }
 
-export async function createMapsWorker(options: MapsWorkerOptions): Promise<MapsWorker> {
+export async function createMapsWorker(options: MapsWorkerOptions): Promise<RunningWorker> {
   const parsers = new ParserPool();
   const worker = await Worker.create({
     connection: options.connection,
@@ -44,5 +46,48 @@ export async function createMapsWorker(options: MapsWorkerOptions): Promise<Maps
   return {
     run: () => worker.run().finally(() => parsers.close()),
     shutdown: () => worker.shutdown(),
+  };
+}
+
+export interface MediaWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  /** The `media` task queue. */
+  taskQueue: string;
+  deps: ActivityDeps;
+}
+
+export async function createMediaWorker(options: MediaWorkerOptions): Promise<RunningWorker> {
+  const worker = await Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    activities: createMediaActivities(options.deps),
+    // Decoding and resizing run on libuv's thread pool (sharp); two at a time keep a 2-core
+    // machine's other work responsive, and a 100-megapixel decode's memory bounded.
+    maxConcurrentActivityTaskExecutions: 2,
+    shutdownGraceTime: '10 seconds',
+  });
+  return { run: () => worker.run(), shutdown: () => worker.shutdown() };
+}
+
+export interface WorkersOptions extends Omit<MapsWorkerOptions, 'taskQueue'> {
+  /** The `maps` task queue's name. */
+  taskQueue: string;
+  mediaTaskQueue: string;
+  /** Which task queues this process polls. */
+  queues: readonly ('maps' | 'media')[];
+}
+
+/** The workers of this process, one per task queue it polls, run and stopped together. */
+export async function createWorkers(options: WorkersOptions): Promise<RunningWorker> {
+  const workers: RunningWorker[] = [];
+  if (options.queues.includes('maps')) workers.push(await createMapsWorker(options));
+  if (options.queues.includes('media')) workers.push(await createMediaWorker({ ...options, taskQueue: options.mediaTaskQueue }));
+  return {
+    run: async () => {
+      await Promise.all(workers.map((worker) => worker.run()));
+    },
+    shutdown: () => workers.forEach((worker) => worker.shutdown()),
   };
 }

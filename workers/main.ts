@@ -1,11 +1,12 @@
-// The worker entry point of the scaled-out shape: polls the `maps` task queue. Needs
-// DATABASE_URL and TEMPORAL_ADDRESS, and the same blob storage as the API.
+// The worker entry point of the scaled-out shape: polls the task queues WORKER_QUEUES names
+// (`maps`, `media` or both, the default). Needs DATABASE_URL and TEMPORAL_ADDRESS, and the same
+// blob storage as the API.
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { openDatabase } from '../db/open.js';
 import { openBlobStore } from '../lib/blobs/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
-import { createMapsWorker } from './createWorker.js';
+import { createWorkers } from './createWorker.js';
 import { workerLogger } from './logger.js';
 import { ensureSchedules } from './schedules.js';
 
@@ -17,16 +18,19 @@ async function main(): Promise<void> {
   Runtime.install({ logger: workerLogger(config.logLevel === 'debug' ? 'INFO' : 'WARN') });
   const db = await openDatabase(config);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
-  const worker = await createMapsWorker({
+  const worker = await createWorkers({
     connection,
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
+    mediaTaskQueue: config.mediaTaskQueue,
+    queues: config.workerQueues,
     deps: { db, blobs: openBlobStore(config), publicUrl: config.publicUrl },
   });
   const clientConnection = await Connection.connect({ address: config.temporalAddress });
-  await ensureSchedules(new Client({ connection: clientConnection, namespace: config.temporalNamespace }), config.taskQueue);
+  await ensureSchedules(new Client({ connection: clientConnection, namespace: config.temporalNamespace }), config);
   await clientConnection.close();
-  console.log(`Worker polling task queue "${config.taskQueue}" on ${config.temporalAddress}`);
+  const names = config.workerQueues.map((queue) => (queue === 'maps' ? config.taskQueue : config.mediaTaskQueue));
+  console.log(`Worker polling task queue${names.length > 1 ? 's' : ''} ${names.map((n) => `"${n}"`).join(' and ')} on ${config.temporalAddress}`);
   // The SDK stops the worker on SIGINT/SIGTERM; run() resolves once in-flight work is done.
   await worker.run();
   await connection.close();

@@ -2,25 +2,46 @@
 // process starts: several processes doing it at once is harmless. Operators see and pause them
 // in the Temporal UI.
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptionsAction } from '@temporalio/client';
-import { WORKFLOW_TYPES } from '../lib/jobContracts.js';
+import { WORKFLOW_TYPES, type MediaCleanupWorkflowInput } from '../lib/jobContracts.js';
 
+/** Removes the files of requests that ended without removing them. */
 export const CLEANUP_SCHEDULE_ID = 'cleanup';
+/** Deletes images and markers no map uses (after the grace period). */
+export const MEDIA_CLEANUP_SCHEDULE_ID = 'media-cleanup';
 
-export async function ensureSchedules(client: Client, taskQueue: string): Promise<void> {
-  const spec = { intervals: [{ every: '1 hour' }] };
-  const action: ScheduleOptionsAction = {
+export interface ScheduleSettings {
+  /** The task queue the workflows run on (`maps`). */
+  taskQueue: string;
+  mediaTaskQueue: string;
+  mediaGraceMs: number;
+}
+
+async function ensureHourly(client: Client, scheduleId: string, action: ScheduleOptionsAction): Promise<void> {
+  const spec = { intervals: [{ every: '1 hour' as const }] };
+  const policies = { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 day' as const };
+  try {
+    await client.schedule.create({ scheduleId, spec, action, policies });
+  } catch (error) {
+    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+    await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec, action, policies }));
+  }
+}
+
+export async function ensureSchedules(client: Client, settings: ScheduleSettings): Promise<void> {
+  await ensureHourly(client, CLEANUP_SCHEDULE_ID, {
     type: 'startWorkflow',
     workflowType: WORKFLOW_TYPES.cleanup,
-    taskQueue,
+    taskQueue: settings.taskQueue,
     args: [],
     // A run that hangs must not hold the schedule (overlapping runs are skipped).
     workflowExecutionTimeout: '1 hour',
-  };
-  const policies = { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 day' };
-  try {
-    await client.schedule.create({ scheduleId: CLEANUP_SCHEDULE_ID, spec, action, policies });
-  } catch (error) {
-    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-    await client.schedule.getHandle(CLEANUP_SCHEDULE_ID).update((previous) => ({ ...previous, spec, action, policies }));
-  }
+  });
+  const mediaCleanup: MediaCleanupWorkflowInput = { graceMs: settings.mediaGraceMs, mediaTaskQueue: settings.mediaTaskQueue };
+  await ensureHourly(client, MEDIA_CLEANUP_SCHEDULE_ID, {
+    type: 'startWorkflow',
+    workflowType: WORKFLOW_TYPES.mediaCleanup,
+    taskQueue: settings.taskQueue,
+    args: [mediaCleanup],
+    workflowExecutionTimeout: '1 hour',
+  });
 }

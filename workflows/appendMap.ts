@@ -15,7 +15,7 @@ export async function appendMap(input: AppendMapInput): Promise<AppendMapResult>
   let parsed: ParseFileResult | null = null;
   try {
     parsed = await withProcessingLimit(deadline, limitMs, () =>
-      parsing.parseFile({ requestId: input.requestId, userId: input.userId, blobKey: input.blobKey, fileType: input.fileType }),
+      parsing.parseFile({ requestId: input.requestId, userId: input.userId, mapId: input.mapId, blobKey: input.blobKey, fileType: input.fileType }),
     );
     const { map, added } = await writing.appendToMap({
       requestId: input.requestId,

@@ -2,4 +2,6 @@
 // names) are a persisted contract.
 export { appendMap } from './appendMap.js';
 export { cleanup } from './cleanup.js';
+export { mediaCleanup } from './mediaCleanup.js';
 export { uploadMap } from './uploadMap.js';
+export { uploadMedia } from './uploadMedia.js';

@@ -13,6 +13,15 @@ export interface Caller {
 
 const INVALID = 'The API key is not valid: it may be mistyped, unknown or revoked.';
 
+/** The caller a valid, verified API key names; undefined without a header or with a key that is not one. */
+export async function optionalCaller(db: Db, header: string): Promise<Caller | undefined> {
+  const key = /^Token\s+(\S+)\s*$/i.exec(header)?.[1];
+  const prefix = key ? apiKeyPrefix(key) : undefined;
+  const owner = prefix ? await findKeyOwnerByPrefix(db, prefix) : undefined;
+  if (!key || !owner || !apiKeyMatches(key, owner.keyHash) || owner.revoked || !owner.emailVerified) return undefined;
+  return { userId: owner.userId, username: owner.username };
+}
+
 export function authenticate(db: Db): Middleware {
   return async (ctx, next) => {
     const header = ctx.get('authorization');

@@ -1,9 +1,10 @@
 // The one place that turns failures into API answers: HTTP 200 with {"error", "error_code"}.
 // Nothing else (stack traces, SQL, paths) ever reaches a client.
 import type { Middleware } from 'koa';
-import { DataRefused, DatabaseBusy, translateDbError } from '../../db/errors.js';
+import { DataRefused, DatabaseBusy, MediaNotLinkable, translateDbError } from '../../db/errors.js';
 import { AppError } from '../../lib/errors.js';
 import { mapTooLarge } from '../../lib/geojson/sizeLimits.js';
+import { mediaNotLinkable } from '../../lib/media/errors.js';
 
 export interface Logger {
   error(message: string, error?: unknown): void;
@@ -15,6 +16,7 @@ function asAppError(caught: unknown): AppError | undefined {
   if (error instanceof DatabaseBusy) {
     return new AppError('server_busy', 'The service is busy right now; please try again in a few seconds.');
   }
+  if (error instanceof MediaNotLinkable) return mediaNotLinkable(error.kind, error.mediaId);
   if (error instanceof DataRefused) {
     return error.reason === 'too_large'
       ? mapTooLarge()

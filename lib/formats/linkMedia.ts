@@ -13,15 +13,22 @@ export interface MediaLinks {
   images: Map<string, FeatureImage>;
 }
 
-const imageOf = (feature: MapFeature): { id?: unknown; w?: unknown } | undefined => {
+type ImageProperty = Partial<Record<'id' | 'w' | 'h' | 'tip_color' | 'avg_color', unknown>>;
+
+const imageOf = (feature: MapFeature): ImageProperty | undefined => {
   const image = feature.properties.image;
-  return image && typeof image === 'object' ? (image as { id?: unknown; w?: unknown }) : undefined;
+  return image && typeof image === 'object' ? (image as ImageProperty) : undefined;
 };
 
-/** The id of the feature's `image` property when it lacks its fields (a lookup or a placeholder). */
+/**
+ * The id of the feature's `image` property when it lacks any of its size and colours (`w`, `h`,
+ * `tip_color`, `avg_color`): those come from the stored image (or the placeholder's file).
+ */
 export function imageToResolve(feature: MapFeature): string | undefined {
   const image = imageOf(feature);
-  return typeof image?.id === 'string' && image.w === undefined ? image.id : undefined;
+  if (typeof image?.id !== 'string' || image.id === '') return undefined;
+  const complete = image.w !== undefined && image.h !== undefined && image.tip_color !== undefined && image.avg_color !== undefined;
+  return complete ? undefined : image.id;
 }
 
 const describe = (feature: MapFeature): string =>
@@ -46,7 +53,7 @@ export function linkFeatureMedia(feature: MapFeature, links: MediaLinks, notes: 
     if (linked) feature.properties.image = linked;
     else {
       delete feature.properties.image;
-      notes.push({ reason: `the image of ${describe(feature)} is not an image of this service; the item was imported without it` });
+      notes.push({ reason: `the image of ${describe(feature)} is not an image of this service uploaded by the map's owner or an editor; the item was imported without it` });
     }
   }
 }

@@ -5,10 +5,17 @@ import type { RawPixels } from './colors.js';
 import { PIPELINE_TIMEOUT_SECONDS } from './derivatives.js';
 import { fromSharpError, mediaError } from './errors.js';
 import { sharp, type SharpOptions } from './sharp.js';
-import { sniffFormat, type MediaFormat } from './sniff.js';
+import { describeFile, FORMAT_NAMES, sniffFormat, type MediaFormat } from './sniff.js';
 
 export interface DecodeRules {
   accepted: readonly MediaFormat[];
+  /**
+   * The type the client named (file_type): a file of another accepted type is refused with a
+   * message naming both. Undefined: any accepted type (icons found in a KMZ).
+   */
+  declared?: MediaFormat;
+  /** Animated or multi-page files are refused (uploads); otherwise their first frame is taken (KMZ icons). */
+  stillOnly?: boolean;
   /** Width × height of the original above which it is refused (image_too_large). */
   maxPixels: number;
   /** The decoded pixels fit in a box × box square. */
@@ -22,16 +29,37 @@ export interface Decoded {
   height: number;
   exif: Buffer | undefined;
   pixels: RawPixels;
+  /** Some pixel is not fully opaque. */
+  transparent: boolean;
 }
 
 const label: Record<MediaFormat, string> = { jpeg: 'JPEG', png: 'PNG', gif: 'GIF' };
+const fileTypeOf: Record<MediaFormat, string> = { jpeg: 'jpg', png: 'png', gif: 'gif' };
+
+function checkType(bytes: Uint8Array, rules: DecodeRules): MediaFormat {
+  const format = sniffFormat(bytes);
+  const names = rules.accepted.map((f) => label[f]).join(' or ');
+  if (!format || !rules.accepted.includes(format)) {
+    throw mediaError('unsupported_file_type', `The file is ${describeFile(bytes)}; only ${names} images are accepted here.`);
+  }
+  if (rules.declared !== undefined && format !== rules.declared) {
+    throw mediaError(
+      'unsupported_file_type',
+      `The file is ${FORMAT_NAMES[format]}, but file_type says "${fileTypeOf[rules.declared]}"; send file_type "${fileTypeOf[format]}" for it.`,
+    );
+  }
+  return format;
+}
+
+function hasTransparency(pixels: RawPixels): boolean {
+  if (pixels.channels !== 4) return false;
+  const { data } = pixels;
+  for (let i = 3; i < data.length; i += 4) if (data[i]! < 255) return true;
+  return false;
+}
 
 export async function decodeUpload(bytes: Uint8Array, rules: DecodeRules): Promise<Decoded> {
-  const format = sniffFormat(bytes);
-  if (!format || !rules.accepted.includes(format)) {
-    const names = rules.accepted.map((f) => label[f]).join(', ');
-    throw mediaError('unsupported_file_type', `The file is not one of the accepted image types (${names}).`);
-  }
+  const format = checkType(bytes, rules);
   const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const options: SharpOptions = {
     // 'warning' (sharp's strictest and default): truncated files and corrupt pixel data fail
@@ -47,10 +75,16 @@ export async function decodeUpload(bytes: Uint8Array, rules: DecodeRules): Promi
     const meta = await sharp(input, options).metadata();
     // The decoder libvips picked must be the one the magic bytes promised.
     if (meta.format !== format) {
-      throw mediaError('unsupported_file_type', 'The file content does not match its image type.');
+      throw mediaError('unsupported_file_type', `The file starts like ${FORMAT_NAMES[format]} but is not one.`);
+    }
+    if (rules.stillOnly && (meta.pages ?? 1) > 1) {
+      throw mediaError('unsupported_file_type', `The ${label[format]} file is animated or has ${meta.pages} frames; upload a still image.`);
     }
     if (meta.width * meta.height > rules.maxPixels) {
-      throw mediaError('image_too_large', 'The image has more pixels than the service processes.');
+      throw mediaError(
+        'image_too_large',
+        `The image is ${meta.width}×${meta.height} pixels; at most ${Math.round(rules.maxPixels / 1_000_000)} megapixels are processed.`,
+      );
     }
     const { data, info } = await sharp(input, options)
       .resize(rules.box, rules.box, { fit: 'inside', withoutEnlargement: true })
@@ -58,12 +92,14 @@ export async function decodeUpload(bytes: Uint8Array, rules: DecodeRules): Promi
       .raw()
       .timeout({ seconds: PIPELINE_TIMEOUT_SECONDS })
       .toBuffer({ resolveWithObject: true });
+    const pixels = { data, width: info.width, height: info.height, channels: info.channels };
     return {
       format,
       width: meta.autoOrient.width,
       height: meta.autoOrient.height,
       exif: meta.exif,
-      pixels: { data, width: info.width, height: info.height, channels: info.channels },
+      pixels,
+      transparent: hasTransparency(pixels),
     };
   } catch (error) {
     throw fromSharpError(error);

@@ -27,3 +27,16 @@ export function fromSharpError(error: unknown): AppError {
   }
   return mediaError('invalid_image', 'The image is damaged or incomplete and cannot be read.');
 }
+
+/**
+ * A map names media it may not use: an id no image or marker has, or media uploaded by someone
+ * who is neither the map's owner nor one of its editors (the two are told apart by no one but
+ * the uploader, so they get the same answer).
+ */
+export function mediaNotLinkable(kind: 'image' | 'marker', id: string): AppError {
+  const what = kind === 'image' ? `image "${id}"` : `marker "${id}"`;
+  return new AppError(
+    'invalid_geojson',
+    `The GeoJSON uses the ${what}, which is not an ${kind} uploaded by the map's owner or one of its editors (upload it with ${kind}/upload and use the id it answers).`,
+  );
+}

@@ -13,13 +13,20 @@ export const IMAGE_BOXES = [2048, 1024, 512, 256] as const;
 export const IMAGE_MAX_PIXELS = 100_000_000;
 
 export interface ProcessedImage extends ImageFields {
-  /** Largest first; JPEG for a JPEG original, PNG for a PNG original; no metadata. */
+  /** Largest first; JPEG, or PNG for an image with transparency; no metadata. */
   derivatives: Derivative[];
 }
 
-export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
+export interface ImageOptions {
+  /** The type the client named (image/upload's file_type); an upload is also refused when animated. */
+  declared?: 'jpeg' | 'png';
+}
+
+export async function processImage(bytes: Uint8Array, options: ImageOptions = {}): Promise<ProcessedImage> {
   const decoded = await decodeUpload(bytes, {
     accepted: ['jpeg', 'png'],
+    declared: options.declared,
+    stillOnly: options.declared !== undefined,
     maxPixels: IMAGE_MAX_PIXELS,
     box: Math.max(...IMAGE_BOXES),
   });
@@ -28,7 +35,8 @@ export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
     decoded.pixels,
     { width: decoded.width, height: decoded.height },
     IMAGE_BOXES,
-    decoded.format === 'jpeg' ? 'image/jpeg' : 'image/png',
+    // Photos as JPEG; a PNG stays PNG only when it has transparency (a JPEG would turn it black).
+    decoded.transparent ? 'image/png' : 'image/jpeg',
   );
   return {
     width: decoded.width,

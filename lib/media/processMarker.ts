@@ -3,6 +3,7 @@
 // for 2x screens, never enlarged, aspect kept.
 import { decodeUpload } from './decode.js';
 import { encodeDerivatives, type Derivative } from './derivatives.js';
+import { mediaError } from './errors.js';
 import type { MediaFormat } from './sniff.js';
 
 export const MARKER_BOXES = [128, 64] as const;
@@ -18,17 +19,31 @@ export interface ProcessedMarker {
   derivatives: Derivative[];
 }
 
+/** A marker's longer side may be at most this many times its shorter one (a 10000×10 strip is no icon). */
+export const MARKER_MAX_ASPECT = 4;
+
 export interface MarkerOptions {
   /** The marker/upload API accepts PNG only; icons inside a KMZ may also be JPEG or GIF (the default). */
   accepted?: readonly MediaFormat[];
+  /** The type the client named (marker/upload's file_type); an upload is also refused when animated. */
+  declared?: MediaFormat;
 }
 
 export async function processMarker(bytes: Uint8Array, options: MarkerOptions = {}): Promise<ProcessedMarker> {
   const decoded = await decodeUpload(bytes, {
     accepted: options.accepted ?? ['png', 'jpeg', 'gif'],
+    declared: options.declared,
+    stillOnly: options.declared !== undefined,
     maxPixels: MARKER_MAX_PIXELS,
     box: Math.max(...MARKER_BOXES),
   });
+  const { width, height } = decoded;
+  if (Math.max(width, height) > MARKER_MAX_ASPECT * Math.min(width, height)) {
+    throw mediaError(
+      'invalid_image',
+      `The icon is ${width}×${height} pixels; a marker's longer side may be at most ${MARKER_MAX_ASPECT} times its shorter one.`,
+    );
+  }
   const derivatives = await encodeDerivatives(
     decoded.pixels,
     { width: decoded.width, height: decoded.height },

@@ -20,7 +20,7 @@ import { createApiKey, createUser, verifyEmail } from '../../lib/accounts.js';
 import { LocalBlobStore } from '../../lib/blobs/localBlobStore.js';
 import { loadConfig, type Config } from '../../lib/config.js';
 import { freePort } from '../../scripts/freePort.js';
-import { createMapsWorker, type MapsWorker } from '../../workers/createWorker.js';
+import { createWorkers, type RunningWorker } from '../../workers/createWorker.js';
 import { accountRepository } from '../../db/accounts.js';
 
 try {
@@ -70,6 +70,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     databaseUrl,
     publicUrl: `http://127.0.0.1:${port}`,
     taskQueue: `test-${randomUUID()}`,
+    mediaTaskQueue: `test-media-${randomUUID()}`,
     ...options.config,
   };
   const address = options.temporalAddress ?? inject('temporalAddress');
@@ -77,15 +78,17 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   if (!databaseUrl) await migrateToLatest(db); // PostgreSQL was migrated by the global setup
   const blobDir = path.join(dataDir, 'blobs');
   const blobs = new LocalBlobStore(blobDir);
-  let worker: MapsWorker | undefined;
+  let worker: RunningWorker | undefined;
   let workerDone: Promise<void> | undefined;
   let connection: NativeConnection | undefined;
   if (options.worker !== false && !options.temporalAddress) {
     connection = await NativeConnection.connect({ address });
-    worker = await createMapsWorker({
+    worker = await createWorkers({
       connection,
       namespace: config.temporalNamespace,
       taskQueue: config.taskQueue,
+      mediaTaskQueue: config.mediaTaskQueue,
+      queues: ['maps', 'media'],
       deps: { db, blobs, publicUrl: config.publicUrl, faults: options.faults },
       workflowBundle: { codePath: inject('workflowBundlePath') },
     });

@@ -9,7 +9,7 @@ import { createScratchDatabase } from '../../db/scratchDatabase.js';
 import { openMapDocument } from '../../db/mapDocument.js';
 import { featureById, featuresInBox, saveFeatures } from '../../db/mapFeatures.js';
 import { insertMap, readMapDetail } from '../../db/maps.js';
-import { contentOfDocument } from '../../lib/formats/documentContent.js';
+import { completedContent, contentOfDocument } from '../../lib/formats/documentContent.js';
 import { rowOf } from '../../lib/formats/featureRows.js';
 import { parseMapDocument, type MapFeature } from '../../lib/geojson/model.js';
 
@@ -46,6 +46,13 @@ async function newUser(db: Db): Promise<number> {
   const name = `u${randomBytes(4).toString('hex')}`;
   const [row] = await db('users').insert({ username: name, email: `${name}@example.com`, password_hash: 'x', email_verified: true }).returning('id');
   return Number(row.id);
+}
+
+/** An image or marker row of `ownerId` (no files: these tests look at the links only). */
+async function newMedia(db: Db, ownerId: number, kind: 'image' | 'marker', id: string): Promise<void> {
+  const common = { id, owner_id: ownerId, width: 10, height: 10, blob_prefix: kind === 'image' ? 'images' : 'markers' };
+  if (kind === 'image') await db('images').insert({ ...common, tip_color: '#000000', avg_color: '#000000' });
+  else await db('markers').insert(common);
 }
 
 /** The document map/get answers, read as one text and parsed. */
@@ -155,7 +162,7 @@ describe.each(kinds)('feature rows (%s)', (kind) => {
   afterAll(() => database?.drop());
 
   async function newMap(features: MapFeature[], extra: Record<string, unknown> = {}): Promise<number> {
-    const content = contentOfDocument(parseMapDocument({ type: 'FeatureCollection', features, ...extra }));
+    const content = completedContent(contentOfDocument(parseMapDocument({ type: 'FeatureCollection', features, ...extra })), new Map());
     const record = await insertMap(db, { ownerId: owner, shortNameBase: 'm', title: 'm', description: '', basemap: 'classic', visibility: 'public', content });
     return record.id;
   }
@@ -214,7 +221,9 @@ describe.each(kinds)('feature rows (%s)', (kind) => {
   });
 
   it('keeps map_media exact when single features change', async () => {
-    const withImage = (id: number, image: string) => point(id, 0, 0, { image: { id: image } });
+    const withImage = (id: number, image: string) => point(id, 0, 0, { image: { id: image, w: 10, h: 10, tip_color: '#000000', avg_color: '#000000' } });
+    for (const id of ['IMAGE_A', 'IMAGE_B']) await newMedia(db, owner, 'image', id);
+    for (const id of ['MARKER_A', 'MARKER_B']) await newMedia(db, owner, 'marker', id);
     const mapId = await newMap([withImage(1, 'IMAGE_A'), withImage(2, 'IMAGE_A'), point(3, 0, 0, { marker_id: 'MARKER_A' })]);
     const media = async () => {
       const detail = await readMapDetail(db, mapId);
@@ -229,8 +238,33 @@ describe.each(kinds)('feature rows (%s)', (kind) => {
     expect(await media()).toEqual([['IMAGE_B'], ['MARKER_A']]);
     await save([], [3]); // the marker's only feature goes
     expect(await media()).toEqual([['IMAGE_B'], []]);
-    await save([point(4, 0, 0, { marker_id: 'MARKER_B', image: { id: 'IMAGE_B' } })]);
+    await save([point(4, 0, 0, { marker_id: 'MARKER_B', image: { id: 'IMAGE_B', w: 10, h: 10, tip_color: '#000000', avg_color: '#000000' } })]);
     expect(await media()).toEqual([['IMAGE_B'], ['MARKER_B']]);
+  });
+
+  it('lets a map use only media of its owner and editors, and notes when a map lets media go', async () => {
+    const other = await newUser(db);
+    const editor = await newUser(db);
+    await newMedia(db, other, 'image', 'FOREIGN_IMAGE');
+    await newMedia(db, other, 'marker', 'FOREIGN_MARKER');
+    await newMedia(db, editor, 'image', 'EDITOR_IMAGE');
+    await newMedia(db, owner, 'marker', 'OWN_MARKER');
+    const image = (id: string) => ({ id, w: 10, h: 10, tip_color: '#000000', avg_color: '#000000' });
+    await expect(newMap([point(1, 0, 0, { image: image('FOREIGN_IMAGE') })])).rejects.toMatchObject({ name: 'MediaNotLinkable', kind: 'image', mediaId: 'FOREIGN_IMAGE' });
+    await expect(newMap([point(1, 0, 0, { marker_id: 'NO_SUCH_MARKER' })])).rejects.toMatchObject({ kind: 'marker', mediaId: 'NO_SUCH_MARKER' });
+    const mapId = await newMap([point(1, 0, 0, { marker_id: 'OWN_MARKER' })]);
+    const save = async (feature: MapFeature) =>
+      saveFeatures(db, { mapId, revision: await revisionOf(mapId), upsert: [rowOf(feature, JSON.stringify(feature))], delete: [] });
+    await expect(save(point(2, 0, 0, { marker_id: 'FOREIGN_MARKER' }))).rejects.toMatchObject({ mediaId: 'FOREIGN_MARKER' });
+    await expect(save(point(2, 0, 0, { image: image('EDITOR_IMAGE') }))).rejects.toMatchObject({ mediaId: 'EDITOR_IMAGE' });
+    await db('map_members').insert({ map_id: mapId, user_id: editor, role: 'editor' });
+    expect(await save(point(2, 0, 0, { image: image('EDITOR_IMAGE') }))).toMatchObject({ saved: true });
+    expect((await readMapDetail(db, mapId))?.images).toEqual(['EDITOR_IMAGE']);
+    // Letting go of media stamps it (the cleanup's grace period counts from then).
+    expect((await db('markers').where({ id: 'OWN_MARKER' }).first('released_at')).released_at).toBeNull();
+    await save(point(1, 0, 0));
+    expect((await db('markers').where({ id: 'OWN_MARKER' }).first('released_at')).released_at).not.toBeNull();
+    expect((await db('images').where({ id: 'FOREIGN_IMAGE' }).first('released_at')).released_at).toBeNull();
   });
 
   it('refuses a save the caller\'s check refuses, and changes nothing', async () => {

@@ -37,8 +37,8 @@ describe('linkFeatureMedia', () => {
     expect(props[3]!.image).toBeUndefined();
     expect(props[4]).toMatchObject({ marker_id: 'kept', image: { id: 'full', w: 1 } });
     expect(notes.map((n) => n.reason)).toEqual([
-      'the image of "Photo" is not an image of this service; the item was imported without it',
-      'the image of feature 4 is not an image of this service; the item was imported without it',
+      `the image of "Photo" is not an image of this service uploaded by the map's owner or an editor; the item was imported without it`,
+      `the image of feature 4 is not an image of this service uploaded by the map's owner or an editor; the item was imported without it`,
     ]);
   });
 });

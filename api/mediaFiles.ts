@@ -1,0 +1,65 @@
+// Serving stored images and markers: GET and HEAD of /images/<id>/<size>.<ext> and
+// /markers/<id>/<size>.png (size: s2048, s1024, s512, s256 for images; s128, s64 for markers).
+// A size larger than the image was stored in answers the largest stored one. The files never
+// change under a URL (an id is never reused), so they are cached for a year as immutable, with
+// an ETag; `public` when a public or unlisted map uses the media, `private` otherwise. Who may
+// fetch: the uploader and everyone who may see a map that uses the media (API clients send
+// their key; the web app's session joins later); everyone else gets 404, the same answer as
+// for an id that does not exist.
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Db } from '../db/connection.js';
+import { findServableMedia } from '../db/media.js';
+import type { BlobStore } from '../lib/blobs/blobStore.js';
+import { pickDerivative } from '../lib/media/derivatives.js';
+import { isMediaId } from '../lib/media/ids.js';
+import { optionalCaller } from './middleware/auth.js';
+
+const YEAR_SECONDS = 365 * 24 * 60 * 60;
+const FILE_NAME = /^s(\d{1,5})(?:\.(jpg|png))?$/;
+const EXTENSION: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png' };
+
+function notFound(ctx: Context): void {
+  ctx.status = 404;
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = { error: 'There is no such image or marker, or you may not see it.', error_code: 'media_not_found' };
+}
+
+/** The If-None-Match header names this ETag (or is *). */
+function matches(header: string, etag: string): boolean {
+  return header.split(',').some((tag) => {
+    const value = tag.trim().replace(/^W\//, '');
+    return value === '*' || value === etag;
+  });
+}
+
+function serve(db: Db, blobs: BlobStore, kind: 'image' | 'marker') {
+  return async (ctx: Context) => {
+    const id = ctx.params.id ?? '';
+    const name = FILE_NAME.exec(ctx.params.file ?? '');
+    if (!isMediaId(id) || !name) return notFound(ctx);
+    const caller = await optionalCaller(db, ctx.get('authorization'));
+    const media = await findServableMedia(db, kind, id, caller?.userId ?? null);
+    if (!media || !(media.publicUse || media.callerMaySee)) return notFound(ctx);
+    const derivative = pickDerivative(media.derivatives, Number(name[1]));
+    if (!derivative || (name[2] !== undefined && EXTENSION[derivative.contentType] !== name[2])) return notFound(ctx);
+    const etag = `"${id}-${derivative.name}-${derivative.size}"`;
+    ctx.set('ETag', etag);
+    ctx.set('Cache-Control', `${media.publicUse ? 'public' : 'private'}, max-age=${YEAR_SECONDS}, immutable`);
+    if (!media.publicUse) ctx.set('Vary', 'Authorization');
+    if (matches(ctx.get('if-none-match'), etag)) {
+      ctx.status = 304;
+      return;
+    }
+    if (!(await blobs.exists(derivative.key))) return notFound(ctx);
+    ctx.type = derivative.contentType;
+    // HEAD: no file is opened (Koa would not read it); the headers say what GET sends.
+    ctx.body = ctx.method === 'HEAD' ? '' : blobs.readStream(derivative.key);
+    ctx.length = derivative.size;
+  };
+}
+
+export function mountMediaFiles(router: Router, db: Db, blobs: BlobStore): void {
+  router.get('/images/:id/:file', serve(db, blobs, 'image'));
+  router.get('/markers/:id/:file', serve(db, blobs, 'marker'));
+}

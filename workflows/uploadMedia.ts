@@ -1,0 +1,30 @@
+// image/upload and marker/upload: the file is processed and stored by an activity on the
+// `media` task queue, within the processing limit; the request's file is removed however it ends.
+import { CancellationScope, proxyActivities } from '@temporalio/workflow';
+import type { MediaActivities } from '../activities/index.js';
+import type { UploadMediaInput, UploadMediaResult } from '../lib/jobContracts.js';
+import { toWorkflowFailure } from './activityFailures.js';
+import { writing } from './activityOptions.js';
+import { deadlineOf, withProcessingLimit } from './processingLimit.js';
+
+export async function uploadMedia(input: UploadMediaInput): Promise<UploadMediaResult> {
+  const limitMs = input.processingTimeoutMs;
+  const deadline = deadlineOf(limitMs);
+  // Heartbeats carry the processing limit's cancellation; bad input is never retried.
+  const { storeMediaUpload } = proxyActivities<MediaActivities>({
+    taskQueue: input.mediaTaskQueue,
+    startToCloseTimeout: '10 minutes',
+    heartbeatTimeout: '30 seconds',
+    cancellationType: 'TRY_CANCEL',
+    retry: { maximumAttempts: 3 },
+  });
+  try {
+    return await withProcessingLimit(deadline, limitMs, () =>
+      storeMediaUpload({ requestId: input.requestId, ownerId: input.ownerId, kind: input.kind, fileType: input.fileType, blobKey: input.blobKey }),
+    );
+  } catch (error) {
+    throw toWorkflowFailure(error, limitMs);
+  } finally {
+    await CancellationScope.nonCancellable(() => writing.deleteBlobs({ keys: [input.blobKey] }));
+  }
+}
