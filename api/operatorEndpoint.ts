@@ -5,7 +5,7 @@
 import type Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import type { Db } from '../db/connection.js';
-import { runAdminCommand } from '../lib/adminCommands.js';
+import { runAdminCommand, type MediaCleanupRunner } from '../lib/adminCommands.js';
 import { AppError } from '../lib/errors.js';
 import { timingSafeEqual } from 'node:crypto';
 import { accountRepository } from '../db/accounts.js';
@@ -18,7 +18,7 @@ function sameToken(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export function mountOperatorEndpoint(router: Router, db: Db, token: string): void {
+export function mountOperatorEndpoint(router: Router, db: Db, token: string, media?: MediaCleanupRunner): void {
   router.post('/internal/admin', koaBody({ json: true, jsonLimit: 64 * 1024 }), async (ctx) => {
     if (!LOOPBACK.has(ctx.req.socket.remoteAddress ?? '') || !sameToken(ctx.get('x-operator-token'), token)) {
       ctx.status = 403;
@@ -26,7 +26,7 @@ export function mountOperatorEndpoint(router: Router, db: Db, token: string): vo
       return;
     }
     try {
-      ctx.body = { lines: await runAdminCommand(accountRepository(db), ctx.request.body) };
+      ctx.body = { lines: await runAdminCommand(accountRepository(db), ctx.request.body, media) };
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       ctx.body = { error: error.message, error_code: error.code };

@@ -1,8 +1,11 @@
 // The operator commands behind `npm run admin -- <command>`, as one function over the
-// accounts repository, so the CLI can run them itself or hand them to a running embedded service.
+// accounts repository (and, for media-gc, a way to run the media cleanup now), so the CLI can
+// run them itself or hand them to a running embedded service.
 import { z } from 'zod';
 import { createApiKey, createUser, listKeys, revokeKey, verifyEmail, type AccountRepository } from './accounts.js';
+import { durationMs } from './config.js';
 import { AppError } from './errors.js';
+import type { MediaCleanupResult } from './jobContracts.js';
 
 export const ADMIN_USAGE = `Usage: npm run --silent admin -- <command> [options]
 
@@ -10,7 +13,10 @@ export const ADMIN_USAGE = `Usage: npm run --silent admin -- <command> [options]
   create-api-key --username U [--name N]     prints the new key alone on the last line
   verify-email --username U
   list-keys --username U
-  revoke-key --username U --key-prefix P`;
+  revoke-key --username U --key-prefix P
+  media-gc [--grace D]                       deletes images and markers no map uses, unused for
+                                             longer than D (default MEDIA_GRACE, 24h; e.g. 30m,
+                                             2h, 7d); prints each deleted id on its own line`;
 
 export const adminRequest = z.discriminatedUnion('command', [
   z.object({
@@ -24,12 +30,19 @@ export const adminRequest = z.discriminatedUnion('command', [
   z.object({ command: z.literal('verify-email'), username: z.string() }),
   z.object({ command: z.literal('list-keys'), username: z.string() }),
   z.object({ command: z.literal('revoke-key'), username: z.string(), 'key-prefix': z.string() }),
+  z.object({ command: z.literal('media-gc'), grace: z.string().optional() }),
 ]);
+
+/** Runs the media cleanup workflow now (on the job server) and answers what it deleted. */
+export interface MediaCleanupRunner {
+  defaultGraceMs: number;
+  run(graceMs: number): Promise<MediaCleanupResult>;
+}
 
 export type AdminRequest = z.input<typeof adminRequest>;
 
 /** Runs one command; returns the lines to print. Throws AppError for bad input. */
-export async function runAdminCommand(accounts: AccountRepository, input: unknown): Promise<string[]> {
+export async function runAdminCommand(accounts: AccountRepository, input: unknown, media?: MediaCleanupRunner): Promise<string[]> {
   const parsed = adminRequest.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -60,5 +73,14 @@ export async function runAdminCommand(accounts: AccountRepository, input: unknow
     case 'revoke-key':
       await revokeKey(accounts, request.username, request['key-prefix']);
       return [`Revoked the key ${request['key-prefix']} of ${request.username}.`];
+    case 'media-gc': {
+      if (!media) {
+        throw new AppError('service_unavailable', 'media-gc runs on the job server: start the service (npm start) or set TEMPORAL_ADDRESS.');
+      }
+      const graceMs = request.grace === undefined ? media.defaultGraceMs : durationMs(request.grace);
+      if (graceMs === undefined) throw new AppError('invalid_arguments', `--grace must be a duration such as 30m, 24h or 7d, not "${request.grace}"`);
+      const { images, markers } = await media.run(graceMs);
+      return [...images, ...markers];
+    }
   }
 }

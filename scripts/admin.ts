@@ -2,12 +2,14 @@
 // With a running embedded service the command is handed to it (PGlite belongs to that
 // process); otherwise the CLI opens the database itself.
 import { parseArgs } from 'node:util';
+import { Client, Connection } from '@temporalio/client';
 import { openDatabase } from '../db/open.js';
 import { ADMIN_USAGE, runAdminCommand } from '../lib/adminCommands.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { AppError } from '../lib/errors.js';
 import { readEmbeddedState } from './embeddedState.js';
 import { accountRepository } from '../db/accounts.js';
+import { runMediaCleanupNow } from '../workers/schedules.js';
 
 async function viaService(url: string, token: string, request: object): Promise<string[]> {
   const response = await fetch(`${url}/internal/admin`, {
@@ -35,6 +37,7 @@ async function main(): Promise<number> {
       verified: { type: 'boolean' },
       name: { type: 'string' },
       'key-prefix': { type: 'string' },
+      grace: { type: 'string' },
     },
     strict: true,
   });
@@ -46,9 +49,15 @@ async function main(): Promise<number> {
     lines = await viaService(running.url, running.token, request);
   } else {
     const db = await openDatabase(config);
+    const temporal = command === 'media-gc' && config.temporalAddress ? await Connection.connect({ address: config.temporalAddress }) : undefined;
     try {
-      lines = await runAdminCommand(accountRepository(db), request);
+      const media = temporal && {
+        defaultGraceMs: config.mediaGraceMs,
+        run: (graceMs: number) => runMediaCleanupNow(new Client({ connection: temporal, namespace: config.temporalNamespace }), config, graceMs),
+      };
+      lines = await runAdminCommand(accountRepository(db), request, media);
     } finally {
+      await temporal?.close();
       await db.destroy();
     }
   }

@@ -17,7 +17,7 @@ import { ConfigError, loadConfig } from '../lib/config.js';
 import { waitFor } from '../lib/waitFor.js';
 import { createWorkers } from '../workers/createWorker.js';
 import { workerLogger } from '../workers/logger.js';
-import { ensureSchedules } from '../workers/schedules.js';
+import { ensureSchedules, runMediaCleanupNow } from '../workers/schedules.js';
 import { removeEmbeddedState, writeEmbeddedState } from './embeddedState.js';
 import { startTemporalDevServer, type DevServer } from './temporalDevServer.js';
 
@@ -75,7 +75,15 @@ async function main(): Promise<void> {
   const token = randomBytes(32).toString('hex');
   const app = createApp(
     { config, db, blobs, jobs },
-    { extraRoutes: config.databaseUrl ? undefined : (router) => mountOperatorEndpoint(router, db, token) },
+    {
+      extraRoutes: config.databaseUrl
+        ? undefined
+        : (router) =>
+            mountOperatorEndpoint(router, db, token, {
+              defaultGraceMs: config.mediaGraceMs,
+              run: async (graceMs) => runMediaCleanupNow(await jobs.client(), config, graceMs),
+            }),
+    },
   );
   const server: Server = await listen(app, config.port, config.host);
   cleanups.push(() => new Promise((resolve) => server.close(resolve)).then(closeArgumentThreads));

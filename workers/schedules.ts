@@ -2,7 +2,8 @@
 // process starts: several processes doing it at once is harmless. Operators see and pause them
 // in the Temporal UI.
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptionsAction } from '@temporalio/client';
-import { WORKFLOW_TYPES, type MediaCleanupWorkflowInput } from '../lib/jobContracts.js';
+import { randomUUID } from 'node:crypto';
+import { WORKFLOW_TYPES, type MediaCleanupResult, type MediaCleanupWorkflowInput } from '../lib/jobContracts.js';
 
 /** Removes the files of requests that ended without removing them. */
 export const CLEANUP_SCHEDULE_ID = 'cleanup';
@@ -42,6 +43,17 @@ export async function ensureSchedules(client: Client, settings: ScheduleSettings
     workflowType: WORKFLOW_TYPES.mediaCleanup,
     taskQueue: settings.taskQueue,
     args: [mediaCleanup],
+    workflowExecutionTimeout: '1 hour',
+  });
+}
+
+/** Runs the media cleanup workflow now (what `npm run admin -- media-gc` does) and waits for what it deleted. */
+export async function runMediaCleanupNow(client: Client, settings: Omit<ScheduleSettings, 'mediaGraceMs'>, graceMs: number): Promise<MediaCleanupResult> {
+  const input: MediaCleanupWorkflowInput = { graceMs, mediaTaskQueue: settings.mediaTaskQueue };
+  return client.workflow.execute(WORKFLOW_TYPES.mediaCleanup, {
+    taskQueue: settings.taskQueue,
+    workflowId: `media-gc:${randomUUID()}`,
+    args: [input],
     workflowExecutionTimeout: '1 hour',
   });
 }

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, featureCollection, type TestService } from './harness.js';
 
@@ -56,6 +57,10 @@ describe('map/update', () => {
 
   it('replaces the whole content with geojson and derives images and markers from it', async () => {
     const id = await newMap();
+    const png = (width: number) => sharp({ create: { width, height: 10, channels: 4, background: '#336699' } }).png().toBuffer();
+    const img1 = (await service.send('image/upload', key, { file_type: 'png' }, await png(10))).image_id;
+    const img2 = (await service.send('image/upload', key, { file_type: 'png' }, await png(12))).image_id;
+    const mk1 = (await service.send('marker/upload', key, { file_type: 'png' }, await png(20))).marker_id;
     const geojson = {
       type: 'FeatureCollection',
       groups: [{ id: 1, title: 'Sights' }, { id: 2, title: 'Museums', parent: 1 }],
@@ -63,9 +68,9 @@ describe('map/update', () => {
         {
           type: 'Feature',
           geometry: { type: 'Point', coordinates: [2.29, 48.86] },
-          properties: { title: 'Louvre', group: 2, marker_id: 'mk1', image: { id: 'img1', w: 10, h: 10, tip_color: '#000000', avg_color: '#111111' } },
+          properties: { title: 'Louvre', group: 2, marker_id: mk1, image: { id: img1, w: 10, h: 10, tip_color: '#000000', avg_color: '#111111' } },
         },
-        { type: 'Feature', geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] }, properties: { image: { id: 'img2', w: 1, h: 1 } } },
+        { type: 'Feature', geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] }, properties: { image: { id: img2, w: 1, h: 1 } } },
       ],
     };
     const body = await service.call('map/update', key, { map_id: id, geojson });
@@ -73,14 +78,26 @@ describe('map/update', () => {
     const map = await service.call('map/get', key, { map_id: id });
     expect(map.geojson.features).toHaveLength(2);
     expect(map.geojson.groups).toEqual(geojson.groups);
-    expect(map.images).toEqual(['img1', 'img2']);
-    expect(map.markers).toEqual(['mk1']);
+    expect(map.images).toEqual([img1, img2].sort());
+    expect(map.markers).toEqual([mk1]);
+    // The image given with its size only gets its colours (and its size) from the stored image.
+    expect(map.geojson.features[1].properties.image).toEqual({ id: img2, w: 12, h: 10, tip_color: '#336699', avg_color: '#336699' });
     // Replacing again drops what the new content no longer names.
     await service.call('map/update', key, { map_id: id, geojson: featureCollection(1) });
     const replaced = await service.call('map/get', key, { map_id: id });
     expect(replaced.geojson.features).toHaveLength(1);
     expect(replaced.images).toEqual([]);
     expect(replaced.markers).toEqual([]);
+  });
+
+  it('replaces the content with a GeoJSON body over 64 kB (read in an argument thread)', async () => {
+    const id = await newMap();
+    const geojson = featureCollection(2_000);
+    expect(JSON.stringify({ map_id: id, geojson }).length).toBeGreaterThan(64 * 1024);
+    expect((await service.call('map/update', key, { map_id: id, geojson })).error).toBeUndefined();
+    const map = await service.call('map/get', key, { map_id: id });
+    expect(map.geojson.features).toHaveLength(2_000);
+    expect(service.internalErrors).toEqual([]);
   });
 
   it('refuses invalid GeoJSON naming the first problem, and keeps the old content', async () => {
