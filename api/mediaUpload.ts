@@ -8,6 +8,7 @@ import { jobIdFor, runFileJob } from './fileJobs.js';
 
 export const MEDIA_LIMITS =
   'Limits: the file may be at most 15 MB and its processing may take at most 2 minutes (an enterprise deployment has no upload limits); ' +
+  'an image may have at most 100 megapixels (a marker 25) and no side over 65,535 pixels (`image_too_large`); ' +
   'the type is told by the file\'s first bytes, never by file_type alone.';
 
 export async function uploadMedia(ctx: Context, deps: ApiDeps, kind: MediaKind, args: { file_type: MediaFileType }): Promise<UploadMediaResult> {

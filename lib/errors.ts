@@ -24,7 +24,7 @@ export const ERROR_CODES = {
   missing_file: 'The operation needs a file in the request body and none was sent.',
   file_too_large: 'The file is larger than the upload limit.',
   invalid_geojson: 'The GeoJSON is not valid; the message names the first problem.',
-  image_too_large: 'The image has more pixels than the service processes.',
+  image_too_large: 'The image has more pixels than the service processes (100 megapixels, 25 for a marker), or a side over 65,535 pixels.',
   invalid_image: 'The image is damaged, truncated or cannot be decoded.',
   file_too_complex: 'The file needs more memory to process than one import may use.',
   feature_too_large: 'One item of the file would be larger than a map item may be (32 MB of GeoJSON text).',

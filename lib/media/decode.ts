@@ -5,7 +5,7 @@ import type { RawPixels } from './colors.js';
 import { PIPELINE_TIMEOUT_SECONDS } from './derivatives.js';
 import { fromSharpError, mediaError } from './errors.js';
 import { sharp, type SharpOptions } from './sharp.js';
-import { describeFile, FORMAT_NAMES, sniffFormat, type MediaFormat } from './sniff.js';
+import { apngFrames, describeFile, FORMAT_NAMES, pngSize, sniffFormat, type MediaFormat } from './sniff.js';
 
 export interface DecodeRules {
   accepted: readonly MediaFormat[];
@@ -32,6 +32,15 @@ export interface Decoded {
   /** Some pixel is not fully opaque. */
   transparent: boolean;
 }
+
+/**
+ * The longest side decoded (JPEG's own maximum). The resize's memory grows with the width: a
+ * 12 kB PNG of 10,000,000×10 pixels, within the pixel limit, took 5 GB to decode.
+ */
+const MAX_SIDE = 65_535;
+
+const tooLong = (width: number, height: number) =>
+  mediaError('image_too_large', `The image is ${width}×${height} pixels; a side may be at most ${MAX_SIDE} pixels.`);
 
 const label: Record<MediaFormat, string> = { jpeg: 'JPEG', png: 'PNG', gif: 'GIF' };
 const fileTypeOf: Record<MediaFormat, string> = { jpeg: 'jpg', png: 'png', gif: 'gif' };
@@ -71,14 +80,21 @@ export async function decodeUpload(bytes: Uint8Array, rules: DecodeRules): Promi
     pages: 1,
     sequentialRead: true,
   };
+  // A PNG header may declare sides libvips will not even read (over 10,000,000): told here.
+  const declared = format === 'png' ? pngSize(bytes) : undefined;
+  if (declared && Math.max(declared.width, declared.height) > MAX_SIDE) throw tooLong(declared.width, declared.height);
   try {
-    const meta = await sharp(input, options).metadata();
+    // The header alone, without the pixel limit, so an oversized image is refused below with its
+    // size named; the decode further down keeps the limit.
+    const meta = await sharp(input, { ...options, limitInputPixels: false }).metadata();
     // The decoder libvips picked must be the one the magic bytes promised.
     if (meta.format !== format) {
       throw mediaError('unsupported_file_type', `The file starts like ${FORMAT_NAMES[format]} but is not one.`);
     }
-    if (rules.stillOnly && (meta.pages ?? 1) > 1) {
-      throw mediaError('unsupported_file_type', `The ${label[format]} file is animated or has ${meta.pages} frames; upload a still image.`);
+    // libvips reports no pages for an APNG (it reads the default image only): its acTL tells.
+    const frames = Math.max(meta.pages ?? 1, format === 'png' ? (apngFrames(bytes) ?? 1) : 1);
+    if (rules.stillOnly && frames > 1) {
+      throw mediaError('unsupported_file_type', `The ${label[format]} file is animated or has ${frames} frames; upload a still image.`);
     }
     if (meta.width * meta.height > rules.maxPixels) {
       throw mediaError(
@@ -86,6 +102,8 @@ export async function decodeUpload(bytes: Uint8Array, rules: DecodeRules): Promi
         `The image is ${meta.width}×${meta.height} pixels; at most ${Math.round(rules.maxPixels / 1_000_000)} megapixels are processed.`,
       );
     }
+    // Both sides: EXIF orientation can turn a tall image into a wide one.
+    if (Math.max(meta.width, meta.height) > MAX_SIDE) throw tooLong(meta.width, meta.height);
     const { data, info } = await sharp(input, options)
       .resize(rules.box, rules.box, { fit: 'inside', withoutEnlargement: true })
       .toColourspace('srgb')

@@ -38,6 +38,33 @@ export function sniffFormat(bytes: Uint8Array): MediaFormat | undefined {
   return undefined;
 }
 
+/** Width and height a PNG's header (IHDR, the first chunk) declares; undefined when it has none. */
+export function pngSize(bytes: Uint8Array): { width: number; height: number } | undefined {
+  if (!startsWith(bytes, PNG_SIGNATURE) || bytes.length < 24 || ascii(bytes, 12, 16) !== 'IHDR') return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
+
+/**
+ * The frame count an animated PNG (APNG) declares in its acTL chunk, which must come before the
+ * first IDAT; undefined for a still PNG. libvips reads only the default image of an APNG and
+ * reports no pages, so animation is told here. Walks the chunk headers only (one step per chunk).
+ */
+export function apngFrames(bytes: Uint8Array): number | undefined {
+  if (!startsWith(bytes, PNG_SIGNATURE)) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = PNG_SIGNATURE.length;
+  while (at + 8 <= bytes.length) {
+    const length = view.getUint32(at);
+    const type = ascii(bytes, at + 4, at + 8);
+    if (type === 'IDAT' || type === 'IEND') return undefined;
+    if (type === 'acTL') return at + 12 <= bytes.length ? view.getUint32(at + 8) : undefined;
+    // length + type + data + CRC
+    at += 12 + length;
+  }
+  return undefined;
+}
+
 /** The kind of a file that is not JPEG, PNG or GIF, when it is a common one; undefined otherwise. */
 export function sniffOther(bytes: Uint8Array): OtherFormat | undefined {
   if (ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'WEBP') return 'webp';

@@ -141,7 +141,8 @@ describe('processImage', () => {
     expect(image.geometry).toBeNull();
     expect(image.dateStr).toBeNull();
     expect(image.dateIso).toBeNull();
-    expect(image.derivatives.map((d) => [d.name, d.width, d.height, d.contentType])).toEqual([['s256', 200, 100, 'image/png']]);
+    // Opaque: stored as JPEG, like a photo (PNG is kept for transparency).
+    expect(image.derivatives.map((d) => [d.name, d.width, d.height, d.contentType])).toEqual([['s256', 200, 100, 'image/jpeg']]);
   });
 
   it('takes the tip from the bottom centre, not the bottom corners', async () => {
