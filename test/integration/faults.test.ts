@@ -1,4 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
+import sharp from 'sharp';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../scripts/freePort.js';
 import { startTestService, featureCollection, type TestService } from './harness.js';
@@ -65,5 +66,46 @@ describe('faults', () => {
     expect(await mapCount(service, key)).toBe(0);
     // The cancellation reached the activity through its heartbeats.
     await expect.poll(() => cancelled, { timeout: 10_000 }).toBeDefined();
+  });
+});
+
+describe('faults and limits of image and marker uploads', () => {
+  // Noise: a few tens of kB, over the 1 kB limit below.
+  const photo = () => sharp({ create: { width: 300, height: 200, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg().toBuffer();
+  const imageCount = async (s: TestService, userId: number) => Number((await s.db('images').where({ owner_id: userId }).count('* as n').first())!.n);
+
+  it('fails with processing_timeout when processing outlasts the limit, cancels the activity and stores nothing', async () => {
+    let cancelled: unknown;
+    const slowMedia = (signal: AbortSignal) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, 60_000);
+        signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          cancelled = signal.reason;
+          reject(signal.reason);
+        });
+      });
+    service = await startTestService({ config: { processingTimeoutMs: 1_000 }, faults: { beforeMedia: slowMedia } });
+    const { key, userId } = await service.newUser();
+    const body = await service.send('image/upload', key, { file_type: 'jpg' }, await photo());
+    expect(body).toEqual({ error: 'Processing the file took longer than the limit of 1 second.', error_code: 'processing_timeout' });
+    await expect.poll(() => cancelled, { timeout: 10_000 }).toBeDefined();
+    expect(await imageCount(service, userId)).toBe(0);
+  });
+
+  it('holds files to the upload limit, and an enterprise deployment to none', async () => {
+    const file = await photo();
+    service = await startTestService({ config: { maxUploadBytes: 1024 } });
+    const small = await service.newUser();
+    expect((await service.send('image/upload', small.key, { file_type: 'jpg' }, file)).error_code).toBe('file_too_large');
+    expect((await service.send('marker/upload', small.key, { file_type: 'png' }, file)).error_code).toBe('file_too_large');
+    await service.stop();
+    // Enterprise: no size limit and no time limit (processing here takes longer than the standard one would allow in this test).
+    const slow = () => new Promise<void>((resolve) => setTimeout(resolve, 1_500));
+    service = await startTestService({ config: { maxUploadBytes: null, processingTimeoutMs: null }, faults: { beforeMedia: slow } });
+    const { key } = await service.newUser();
+    const answer = await service.send('image/upload', key, { file_type: 'jpg' }, file);
+    expect(answer.error).toBeUndefined();
+    expect(answer).toMatchObject({ width: 300, height: 200 });
   });
 });
