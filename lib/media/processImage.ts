@@ -30,23 +30,25 @@ export async function processImage(bytes: Uint8Array, options: ImageOptions = {}
     maxPixels: IMAGE_MAX_PIXELS,
     box: Math.max(...IMAGE_BOXES),
   });
-  const facts = readExifFacts(decoded.exif);
-  const derivatives = await encodeDerivatives(
+  // The encodes run on libvips' threads; the colours are worked out here meanwhile.
+  const encoding = encodeDerivatives(
     decoded.pixels,
     { width: decoded.width, height: decoded.height },
     IMAGE_BOXES,
     // Photos as JPEG; a PNG stays PNG only when it has transparency (a JPEG would turn it black).
     decoded.transparent ? 'image/png' : 'image/jpeg',
   );
+  encoding.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
+  const facts = readExifFacts(decoded.exif);
+  const colors = { tipColor: tipColor(decoded.pixels), avgColor: averageColor(decoded.pixels) };
   return {
     width: decoded.width,
     height: decoded.height,
-    tipColor: tipColor(decoded.pixels),
-    avgColor: averageColor(decoded.pixels),
+    ...colors,
     hasGps: facts.geometry !== null,
     geometry: facts.geometry,
     dateStr: facts.dateStr,
     dateIso: facts.dateIso,
-    derivatives,
+    derivatives: await encoding,
   };
 }

@@ -71,7 +71,7 @@ describe('faults', () => {
 
 describe('faults and limits of image and marker uploads', () => {
   // Noise: a few tens of kB, over the 1 kB limit below.
-  const photo = () => sharp({ create: { width: 300, height: 200, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg().toBuffer();
+  const photo = () => sharp({ create: { width: 300, height: 200, channels: 3, background: '#000000', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg().toBuffer();
   const imageCount = async (s: TestService, userId: number) => Number((await s.db('images').where({ owner_id: userId }).count('* as n').first())!.n);
 
   it('fails with processing_timeout when processing outlasts the limit, cancels the activity and stores nothing', async () => {
