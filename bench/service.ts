@@ -35,8 +35,10 @@ export async function startBenchService(kind: BenchDatabase = 'pg'): Promise<Ben
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mps-bench-'));
   const port = await freePort();
   // node --import tsx (not the tsx wrapper): the measured pid is the service itself. The same
-  // Node flags as `npm start` (package.json).
-  const child = spawn(process.execPath, ['--max-semi-space-size=2', ...(process.env.BENCH_NODE_ARGS?.split(' ') ?? []), '--import', 'tsx', 'scripts/start.ts'], {
+  // Node flags as `npm start` (package.json). An empty BENCH_NODE_ARGS adds nothing (not an
+  // empty argument, which node would take for the script).
+  const extraArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter((arg) => arg !== '') ?? [];
+  const child = spawn(process.execPath, ['--max-semi-space-size=2', ...extraArgs, '--import', 'tsx', 'scripts/start.ts'], {
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: database?.url ?? '', TEMPORAL_ADDRESS: '' },
     // BENCH_SERVICE_LOGS=1 shows the service's own output (for looking into a slow case).
     stdio: ['ignore', 'pipe', process.env.BENCH_SERVICE_LOGS ? 'inherit' : 'ignore'],
@@ -46,11 +48,23 @@ export async function startBenchService(kind: BenchDatabase = 'pg'): Promise<Ben
     if (output.length < 100_000) output += chunk.toString();
     if (process.env.BENCH_SERVICE_LOGS) process.stdout.write(chunk);
   });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
   const base = `http://127.0.0.1:${port}`;
-  await waitFor('the service', async () => (await fetch(`${base}/healthz`).catch(() => null))?.status === 200, 120_000);
-  const temporalAddress = /Temporal dev server at (\S+);/.exec(output)?.[1];
-  if (!temporalAddress) throw new Error('the service did not say where its Temporal dev server is');
-  const key = database ? await accountOnDatabase(database.url) : await accountThroughService(dataDir);
+  let temporalAddress: string | undefined;
+  let key: string;
+  try {
+    await waitFor('the service', async () => (await fetch(`${base}/healthz`).catch(() => null))?.status === 200, 120_000);
+    temporalAddress = /Temporal dev server at (\S+);/.exec(output)?.[1];
+    if (!temporalAddress) throw new Error('the service did not say where its Temporal dev server is');
+    key = database ? await accountOnDatabase(database.url) : await accountThroughService(dataDir);
+  } catch (error) {
+    // A service that did not come up leaves no process, database or data directory behind.
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+    await exited;
+    await database?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     base,
     key,
@@ -69,7 +83,7 @@ export async function startBenchService(kind: BenchDatabase = 'pg'): Promise<Ben
     },
     async stop() {
       child.kill('SIGINT');
-      await new Promise((resolve) => child.once('exit', resolve));
+      await exited;
       await database?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

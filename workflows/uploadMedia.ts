@@ -1,5 +1,6 @@
 // image/upload and marker/upload: the file is processed and stored by an activity on the
-// `media` task queue, within the processing limit; the request's file is removed however it ends.
+// `media` task queue, within the processing limit. The activity removes the request's file once
+// the media is stored; the workflow removes it when the request fails, however it fails.
 import { CancellationScope, proxyActivities } from '@temporalio/workflow';
 import type { MediaActivities } from '../activities/index.js';
 import type { UploadMediaInput, UploadMediaResult } from '../lib/jobContracts.js';
@@ -23,8 +24,7 @@ export async function uploadMedia(input: UploadMediaInput): Promise<UploadMediaR
       storeMediaUpload({ requestId: input.requestId, ownerId: input.ownerId, kind: input.kind, fileType: input.fileType, blobKey: input.blobKey }),
     );
   } catch (error) {
-    throw toWorkflowFailure(error, limitMs);
-  } finally {
     await CancellationScope.nonCancellable(() => writing.deleteBlobs({ keys: [input.blobKey] }));
+    throw toWorkflowFailure(error, limitMs);
   }
 }

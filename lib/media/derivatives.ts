@@ -68,7 +68,7 @@ export async function encodeDerivatives(
         .timeout({ seconds: PIPELINE_TIMEOUT_SECONDS });
       const encoded =
         contentType === 'image/jpeg'
-          ? pipeline.jpeg({ quality: 82, progressive: true })
+          ? pipeline.jpeg({ quality: 82 })
           : pipeline.png({ compressionLevel: 8, adaptiveFiltering: true });
       try {
         const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
