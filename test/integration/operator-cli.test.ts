@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import sharp from 'sharp';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../scripts/freePort.js';
 import { waitFor } from '../../lib/waitFor.js';
@@ -86,6 +87,20 @@ describe('npm start (embedded)', () => {
         headers: { authorization: `Token ${key}`, 'service-api-arg': '{"file_type":"empty","visibility":"public","title":"First"}' },
       });
       expect(await upload.json()).toMatchObject({ url: `http://localhost:${port}/newcomer/first`, owner: 'newcomer' });
+
+      // Its worker polls the media task queue too; media-gc runs the cleanup through the service.
+      const png = await sharp({ create: { width: 64, height: 64, channels: 4, background: '#ff000080' } }).png().toBuffer();
+      const image = await fetch(`http://127.0.0.1:${port}/api/1/image/upload`, {
+        method: 'POST',
+        headers: { authorization: `Token ${key}`, 'service-api-arg': '{"file_type":"png"}' },
+        body: png,
+      });
+      const { image_id } = (await image.json()) as { image_id: string };
+      expect(image_id).toMatch(/^[0-9A-Za-z]{16}$/);
+      expect((await admin(cliEnv, 'media-gc')).stdout.trim()).toBe(''); // within the 24-hour grace
+      expect((await admin(cliEnv, 'media-gc', '--grace', 'soon')).stderr).toContain('--grace must be a duration');
+      const gc = await admin(cliEnv, 'media-gc', '--grace', '0s');
+      expect([gc.code, gc.stdout.trim()]).toEqual([0, image_id]);
     } finally {
       child.kill('SIGINT');
       const code = await new Promise((resolve) => child.once('exit', resolve));
