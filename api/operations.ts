@@ -1,5 +1,6 @@
 // The route table: every API operation, each declared in its own file under routes/.
 import type { Operation } from './operation.js';
+import { operation as basemapList } from './routes/basemap/list.js';
 import { operation as imageUpload } from './routes/image/upload.js';
 import { operation as mapAppend } from './routes/map/append.js';
 import { operation as mapGet } from './routes/map/get.js';
@@ -8,4 +9,4 @@ import { operation as mapUpdate } from './routes/map/update.js';
 import { operation as mapUpload } from './routes/map/upload.js';
 import { operation as markerUpload } from './routes/marker/upload.js';
 
-export const OPERATIONS: readonly Operation[] = [mapList, mapGet, mapUpload, mapUpdate, mapAppend, imageUpload, markerUpload];
+export const OPERATIONS: readonly Operation[] = [mapList, mapGet, mapUpload, mapUpdate, mapAppend, imageUpload, markerUpload, basemapList];

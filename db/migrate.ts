@@ -20,6 +20,7 @@ import * as m015 from './migrations/015_move_features_to_rows.js';
 import * as m016 from './migrations/016_drop_map_documents.js';
 import * as m017 from './migrations/017_content_bytes_from_rows.js';
 import * as m018 from './migrations/018_media_released_at.js';
+import * as m019 from './migrations/019_basemap_catalogue.js';
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void>; config?: { transaction?: boolean } };
 
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '016_drop_map_documents': m016,
   '017_content_bytes_from_rows': m017,
   '018_media_released_at': m018,
+  '019_basemap_catalogue': m019,
 };
 
 /** The migrations in order, up to and including `last` (all of them without it). */

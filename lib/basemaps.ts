@@ -1,17 +1,85 @@
-// The basemaps a map can name. `classic` is drawn by the service itself from data it ships;
-// the others are tile services (premium ones need the owner's provider key, in a later issue).
-export const BASEMAPS = {
-  classic: { kind: 'embedded' },
-  osm: { kind: 'tiles' },
-  'osm-humanitarian': { kind: 'tiles' },
-  'carto-light': { kind: 'tiles' },
-  'carto-dark': { kind: 'tiles' },
-  'mapbox-streets': { kind: 'premium' },
-  'mapbox-satellite': { kind: 'premium' },
-  'esri-world-imagery': { kind: 'premium' },
-  'thunderforest-outdoors': { kind: 'premium' },
-} as const;
+// The basemap catalogue: every basemap a map can name, what `basemap/list` answers and
+// `map/update` accepts. Built-in basemaps (`classic`, the default, `light`, `dark`) are drawn by
+// the service from Natural Earth data it ships (the renderer and the browser's vector tiles, a
+// later step of issue 11), so a map shows with no internet and no key. Commercial basemaps are XYZ
+// raster tiles fetched with the map owner's provider key for the basemap's provider kind (the
+// four kinds of the spec's provider keys page).
 
-export type BasemapId = keyof typeof BASEMAPS;
-export const BASEMAP_IDS = Object.keys(BASEMAPS) as [BasemapId, ...BasemapId[]];
+/** The spec's provider kinds: vector/raster map platform (a public token, `pk.…`), location platform, GIS platform, tile provider. */
+export const PROVIDER_KINDS = ['map_platform', 'location_platform', 'gis_platform', 'tile_provider'] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+
+/** How a basemap is drawn. */
+export type BasemapDrawing =
+  | { type: 'builtin'; palette: 'classic' | 'light' | 'dark' }
+  | {
+      type: 'xyz';
+      /** Tile URL with {z}, {x}, {y} and {key} (the owner's provider key, URL-encoded). */
+      url: string;
+      tileSize: 256 | 512;
+      maxZoom: number;
+    };
+
+export interface Basemap {
+  id: string;
+  name: string;
+  attribution: string;
+  /** The provider key a map on it needs; null for built-in basemaps. */
+  providerKind: ProviderKind | null;
+  drawing: BasemapDrawing;
+}
+
+const NATURAL_EARTH = 'Made with Natural Earth';
+const OSM = '© OpenStreetMap contributors';
+
+export const BASEMAPS = [
+  { id: 'classic', name: 'Classic', attribution: NATURAL_EARTH, providerKind: null, drawing: { type: 'builtin', palette: 'classic' } },
+  { id: 'light', name: 'Light', attribution: NATURAL_EARTH, providerKind: null, drawing: { type: 'builtin', palette: 'light' } },
+  { id: 'dark', name: 'Dark', attribution: NATURAL_EARTH, providerKind: null, drawing: { type: 'builtin', palette: 'dark' } },
+  {
+    id: 'mapbox-streets',
+    name: 'Mapbox Streets',
+    attribution: `© Mapbox ${OSM}`,
+    providerKind: 'map_platform',
+    drawing: { type: 'xyz', url: 'https://api.mapbox.com/styles/v1/mapbox/streets-v12/tiles/512/{z}/{x}/{y}?access_token={key}', tileSize: 512, maxZoom: 22 },
+  },
+  {
+    id: 'mapbox-satellite',
+    name: 'Mapbox Satellite',
+    attribution: '© Mapbox © Maxar',
+    providerKind: 'map_platform',
+    drawing: { type: 'xyz', url: 'https://api.mapbox.com/styles/v1/mapbox/satellite-v9/tiles/512/{z}/{x}/{y}?access_token={key}', tileSize: 512, maxZoom: 22 },
+  },
+  {
+    id: 'here-explore',
+    name: 'HERE Explore',
+    attribution: '© HERE',
+    providerKind: 'location_platform',
+    drawing: { type: 'xyz', url: 'https://maps.hereapi.com/v3/base/mc/{z}/{x}/{y}/png8?style=explore.day&apiKey={key}', tileSize: 256, maxZoom: 20 },
+  },
+  {
+    id: 'esri-world-imagery',
+    name: 'Esri World Imagery',
+    attribution: 'Esri, Maxar, Earthstar Geographics, and the GIS User Community',
+    providerKind: 'gis_platform',
+    drawing: {
+      type: 'xyz',
+      url: 'https://ibasemaps-api.arcgis.com/arcgis/rest/services/World_Imagery/MapServer/tile/{z}/{y}/{x}?token={key}',
+      tileSize: 256,
+      maxZoom: 19,
+    },
+  },
+  {
+    id: 'thunderforest-outdoors',
+    name: 'Thunderforest Outdoors',
+    attribution: `Maps © Thunderforest, Data ${OSM}`,
+    providerKind: 'tile_provider',
+    drawing: { type: 'xyz', url: 'https://tile.thunderforest.com/outdoors/{z}/{x}/{y}.png?apikey={key}', tileSize: 256, maxZoom: 22 },
+  },
+] as const satisfies readonly Basemap[];
+
+export type BasemapId = (typeof BASEMAPS)[number]['id'];
+export const BASEMAP_IDS = BASEMAPS.map((basemap) => basemap.id) as [BasemapId, ...BasemapId[]];
 export const DEFAULT_BASEMAP: BasemapId = 'classic';
+
+export const basemapById = (id: string): Basemap | undefined => BASEMAPS.find((basemap) => basemap.id === id);

@@ -134,11 +134,11 @@ describe('map/update access', () => {
     const body = await service.call('map/update', editor.key, {
       map_id: maps.private,
       title: 'private',
-      basemap: 'osm',
+      basemap: 'light',
       geojson: { type: 'FeatureCollection', features: [] },
     });
     expect(body.error).toBeUndefined();
-    expect((await get(owner, maps.private)).basemap).toBe('osm');
+    expect((await get(owner, maps.private)).basemap).toBe('light');
     // The owner may.
     expect((await service.call('map/update', owner.key, { map_id: maps.private, visibility: 'private', short_name: 'private' })).error).toBeUndefined();
   });

@@ -3,42 +3,17 @@
 // its own, created before the move) and against PGlite.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openDb, type Db } from '../../db/connection.js';
-import { migrateToLatest, migrationSource } from '../../db/migrate.js';
-import { createScratchDatabase } from '../../db/scratchDatabase.js';
+import type { Db } from '../../db/connection.js';
+import { migrateToLatest } from '../../db/migrate.js';
 import { openMapDocument } from '../../db/mapDocument.js';
 import { featureById, featuresInBox, saveFeatures } from '../../db/mapFeatures.js';
 import { insertMap, readMapDetail } from '../../db/maps.js';
 import { completedContent, contentOfDocument } from '../../lib/formats/documentContent.js';
 import { rowOf } from '../../lib/formats/featureRows.js';
 import { parseMapDocument, type MapFeature } from '../../lib/geojson/model.js';
+import { databaseUpTo, type Database } from '../support/databases.js';
 
 const LAST_BEFORE_ROWS = '013_map_content_bytes';
-
-interface Database {
-  db: Db;
-  drop(): Promise<void>;
-}
-
-/** A database of its own, migrated up to `last` only (all migrations without it). */
-async function databaseUpTo(kind: 'pg' | 'pglite', last?: string): Promise<Database> {
-  if (kind === 'pg') {
-    const scratch = await createScratchDatabase('storage', { upTo: last });
-    if (!scratch) throw new Error('no PostgreSQL');
-    const db = openDb({ databaseUrl: scratch.url, pgliteDir: undefined });
-    return {
-      db,
-      drop: async () => {
-        await db.destroy();
-        await scratch.drop();
-      },
-    };
-  }
-  const db = openDb({ databaseUrl: undefined, pgliteDir: undefined });
-  if (last === undefined) await migrateToLatest(db);
-  else await db.migrate.latest({ migrationSource: migrationSource(last) });
-  return { db, drop: () => db.destroy() };
-}
 
 const kinds: ('pg' | 'pglite')[] = inject('databaseUrl') === null ? ['pglite'] : ['pg', 'pglite'];
 

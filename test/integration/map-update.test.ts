@@ -33,14 +33,14 @@ describe('map/update', () => {
     const body = await service.call('map/update', key, {
       map_id: id,
       description: 'new',
-      basemap: 'osm',
+      basemap: 'dark',
       visibility: 'unlisted',
       short_name: 'Taken',
     });
     expect(body).toMatchObject({ visibility: 'unlisted', short_name: 'taken-2' });
     expect(body.url).toMatch(/\/taken-2$/);
     const map = await service.call('map/get', key, { map_id: id });
-    expect(map).toMatchObject({ description: 'new', basemap: 'osm', visibility: 'unlisted', short_name: 'taken-2' });
+    expect(map).toMatchObject({ description: 'new', basemap: 'dark', visibility: 'unlisted', short_name: 'taken-2' });
     // Setting the short name a map already has keeps it.
     expect((await service.call('map/update', key, { map_id: id, short_name: 'taken-2' })).short_name).toBe('taken-2');
   });

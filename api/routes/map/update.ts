@@ -31,12 +31,12 @@ export const operation = defineOperation(import.meta.url, {
     short_name: shortName.optional(),
     description: description.optional(),
     geojson: geojsonArgument.optional().describe('A map GeoJSON document; replaces the whole content'),
-    basemap: z.enum(BASEMAP_IDS).optional(),
+    basemap: z.enum(BASEMAP_IDS).optional().describe('A basemap id of the catalogue (basemap/list)'),
     visibility: settableVisibility.optional(),
   }),
   result: mapSummary,
   example: {
-    args: { map_id: 2, title: 'Paris by night', basemap: 'carto-dark' },
+    args: { map_id: 2, title: 'Paris by night', basemap: 'dark' },
     result: {
       id: 2,
       url: 'https://maps.example.com/alice/paris',
