@@ -2,6 +2,7 @@
 import type { AccountRepository } from '../lib/accounts.js';
 import { insertApiKey, listApiKeys, revokeApiKey } from './apiKeys.js';
 import type { Db } from './connection.js';
+import { deleteProviderKey, listProviderKeys, saveProviderKey } from './providerKeys.js';
 import { findUserByUsername, insertUser, setEmailVerified } from './users.js';
 
 export function accountRepository(db: Db): AccountRepository {
@@ -12,5 +13,8 @@ export function accountRepository(db: Db): AccountRepository {
     insertApiKey: (key) => insertApiKey(db, key),
     listApiKeys: (userId) => listApiKeys(db, userId),
     revokeApiKey: (userId, prefix) => revokeApiKey(db, userId, prefix),
+    saveProviderKey: (userId, kind, key) => saveProviderKey(db, userId, kind, key),
+    listProviderKeys: (userId) => listProviderKeys(db, userId),
+    deleteProviderKey: (userId, kind) => deleteProviderKey(db, userId, kind),
   };
 }

@@ -3,7 +3,9 @@
 import { hash as argon2Hash } from '@node-rs/argon2';
 import { z } from 'zod';
 import { generateApiKey } from './apiKeys.js';
+import type { ProviderKind } from './basemaps.js';
 import { AppError } from './errors.js';
+import { maskedProviderKey, providerKindOf, validProviderKey } from './providerKeys.js';
 import type { ApiKeyInfo, User } from './users.js';
 
 /** What the account functions need of storage. */
@@ -16,6 +18,10 @@ export interface AccountRepository {
   listApiKeys(userId: number): Promise<ApiKeyInfo[]>;
   /** false when the user has no active key with this prefix. */
   revokeApiKey(userId: number, prefix: string): Promise<boolean>;
+  saveProviderKey(userId: number, kind: ProviderKind, key: string): Promise<void>;
+  listProviderKeys(userId: number): Promise<{ kind: ProviderKind; key: string; updatedAt: Date }[]>;
+  /** false when the user had no key of this kind. */
+  deleteProviderKey(userId: number, kind: ProviderKind): Promise<boolean>;
 }
 
 export const usernameSchema = z
@@ -82,5 +88,27 @@ export async function revokeKey(accounts: AccountRepository, username: string, k
   const prefix = /^(?:mps_)?([A-Za-z0-9]{10})(?:_|$)/.exec(keyPrefix)?.[1] ?? keyPrefix;
   if (!(await accounts.revokeApiKey(user.id, prefix))) {
     throw new AppError('key_not_found', `"${username}" has no active API key with the prefix "${prefix}".`);
+  }
+}
+
+/** Saves a provider key after checking its form; answers how it is shown from now on (masked). */
+export async function setProviderKey(accounts: AccountRepository, username: string, kind: string, key: string): Promise<string> {
+  const valid = validProviderKey(kind, key);
+  const user = await userNamed(accounts, username);
+  await accounts.saveProviderKey(user.id, valid.kind, valid.key);
+  return maskedProviderKey(valid.key);
+}
+
+/** The user's provider keys, masked: a key is never shown back whole. */
+export async function listProviderKeys(accounts: AccountRepository, username: string): Promise<{ kind: ProviderKind; masked: string; updatedAt: Date }[]> {
+  const user = await userNamed(accounts, username);
+  return (await accounts.listProviderKeys(user.id)).map(({ kind, key, updatedAt }) => ({ kind, masked: maskedProviderKey(key), updatedAt }));
+}
+
+export async function removeProviderKey(accounts: AccountRepository, username: string, kindName: string): Promise<void> {
+  const kind = providerKindOf(kindName);
+  const user = await userNamed(accounts, username);
+  if (!(await accounts.deleteProviderKey(user.id, kind))) {
+    throw new AppError('key_not_found', `"${username}" has no ${kind} provider key.`);
   }
 }

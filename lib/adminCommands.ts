@@ -2,7 +2,17 @@
 // accounts repository (and, for media-gc, a way to run the media cleanup now), so the CLI can
 // run them itself or hand them to a running embedded service.
 import { z } from 'zod';
-import { createApiKey, createUser, listKeys, revokeKey, verifyEmail, type AccountRepository } from './accounts.js';
+import {
+  createApiKey,
+  createUser,
+  listKeys,
+  listProviderKeys,
+  removeProviderKey,
+  revokeKey,
+  setProviderKey,
+  verifyEmail,
+  type AccountRepository,
+} from './accounts.js';
 import { durationMs } from './config.js';
 import { AppError } from './errors.js';
 import type { MediaCleanupResult } from './jobContracts.js';
@@ -14,6 +24,11 @@ export const ADMIN_USAGE = `Usage: npm run --silent admin -- <command> [options]
   verify-email --username U
   list-keys --username U
   revoke-key --username U --key-prefix P
+  set-provider-key --username U --kind K --key V
+                                             K: map_platform (a public token, pk.…),
+                                             location_platform, gis_platform, tile_provider
+  list-provider-keys --username U            the keys, masked
+  delete-provider-key --username U --kind K
   media-gc [--grace D]                       deletes images and markers no map uses, unused for
                                              longer than D (default MEDIA_GRACE, 24h; e.g. 30m,
                                              2h, 7d); prints each deleted id on its own line`;
@@ -31,6 +46,9 @@ export const adminRequest = z.discriminatedUnion('command', [
   z.object({ command: z.literal('list-keys'), username: z.string() }),
   z.object({ command: z.literal('revoke-key'), username: z.string(), 'key-prefix': z.string() }),
   z.object({ command: z.literal('media-gc'), grace: z.string().optional() }),
+  z.object({ command: z.literal('set-provider-key'), username: z.string(), kind: z.string(), key: z.string() }),
+  z.object({ command: z.literal('list-provider-keys'), username: z.string() }),
+  z.object({ command: z.literal('delete-provider-key'), username: z.string(), kind: z.string() }),
 ]);
 
 /** Runs the media cleanup workflow now (on the job server) and answers what it deleted. */
@@ -73,6 +91,18 @@ export async function runAdminCommand(accounts: AccountRepository, input: unknow
     case 'revoke-key':
       await revokeKey(accounts, request.username, request['key-prefix']);
       return [`Revoked the key ${request['key-prefix']} of ${request.username}.`];
+    case 'set-provider-key': {
+      const masked = await setProviderKey(accounts, request.username, request.kind, request.key);
+      return [`Saved the ${request.kind} provider key of ${request.username} (${masked}).`];
+    }
+    case 'list-provider-keys': {
+      const keys = await listProviderKeys(accounts, request.username);
+      if (keys.length === 0) return [`${request.username} has no provider keys.`];
+      return keys.map((k) => `${k.kind}  ${k.masked}  saved ${k.updatedAt.toISOString()}`);
+    }
+    case 'delete-provider-key':
+      await removeProviderKey(accounts, request.username, request.kind);
+      return [`Deleted the ${request.kind} provider key of ${request.username}.`];
     case 'media-gc': {
       if (!media) {
         throw new AppError('service_unavailable', 'media-gc runs on the job server: start the service (npm start) or set TEMPORAL_ADDRESS.');

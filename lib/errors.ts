@@ -55,6 +55,7 @@ export const ERROR_CODES = {
   email_taken: 'Another account already uses this e-mail address.',
   user_not_found: 'No account has this username.',
   key_not_found: 'The account has no active API key with this prefix.',
+  invalid_provider_key: 'A provider key is not of the form its provider kind needs (the map platform needs a public token starting "pk.").',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -38,6 +38,8 @@ async function main(): Promise<number> {
       name: { type: 'string' },
       'key-prefix': { type: 'string' },
       grace: { type: 'string' },
+      kind: { type: 'string' },
+      key: { type: 'string' },
     },
     strict: true,
   });

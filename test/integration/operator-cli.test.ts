@@ -61,7 +61,9 @@ describe('operator CLI on the database directly', () => {
     expect(weak.stderr).toMatch(/Error: .*username/);
     expect((await admin(e, 'create-api-key', '--username', 'nobody-here')).stderr).toContain('No account');
     expect((await admin(e, 'frobnicate')).stderr).toContain('unknown command');
-  }, 180_000); // nine CLI runs, each starting tsx and (on PGlite) its database: 37–46 s alone, over 60 s beside other test files
+    const saved = await admin(e, 'set-provider-key', '--username', name, '--kind', 'tile_provider', '--key', 'thunder-key-0123456789');
+    expect([saved.code, saved.stdout.trim()]).toEqual([0, `Saved the tile_provider provider key of ${name} (thu…6789).`]);
+  }, 180_000); // ten CLI runs, each starting tsx and (on PGlite) its database: 37–46 s alone, over 60 s beside other test files
 });
 
 describe('npm start (embedded)', () => {

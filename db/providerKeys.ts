@@ -1,0 +1,28 @@
+// provider_keys: one key per user and provider kind (the `provider` column holds the kind).
+import type { ProviderKind } from '../lib/basemaps.js';
+import type { Db } from './connection.js';
+
+export interface StoredProviderKey {
+  kind: ProviderKind;
+  key: string;
+  updatedAt: Date;
+}
+
+/** Saves the user's key of this kind, replacing the one it had. */
+export async function saveProviderKey(db: Db, userId: number, kind: ProviderKind, key: string): Promise<void> {
+  await db('provider_keys')
+    .insert({ user_id: userId, provider: kind, key, updated_at: db.fn.now() })
+    .onConflict(['user_id', 'provider'])
+    .merge(['key', 'updated_at']);
+}
+
+/** The user's keys, by kind. */
+export async function listProviderKeys(db: Db, userId: number): Promise<StoredProviderKey[]> {
+  const rows = await db('provider_keys').where({ user_id: userId }).orderBy('provider').select('provider', 'key', 'updated_at');
+  return rows.map((row) => ({ kind: row.provider as ProviderKind, key: row.key as string, updatedAt: new Date(row.updated_at) }));
+}
+
+/** false when the user had no key of this kind. */
+export async function deleteProviderKey(db: Db, userId: number, kind: ProviderKind): Promise<boolean> {
+  return (await db('provider_keys').where({ user_id: userId, provider: kind }).delete()) > 0;
+}

@@ -1,0 +1,47 @@
+// Provider keys: a user's own key for each kind of commercial basemap provider (the spec's
+// provider keys page), used to fetch that provider's tiles for the user's maps. Checked when
+// saved, never shown back whole (the key is the user's credential with the provider).
+import { PROVIDER_KINDS, type ProviderKind } from './basemaps.js';
+import { AppError } from './errors.js';
+
+/** What each kind is called on the settings page, and what its field holds. */
+export const PROVIDER_KIND_LABELS: Record<ProviderKind, string> = {
+  map_platform: 'vector/raster map platform (public token)',
+  location_platform: 'location platform (API key)',
+  gis_platform: 'GIS platform (API key)',
+  tile_provider: 'tile provider (API key)',
+};
+
+const PUBLIC_TOKEN = /^pk\.[A-Za-z0-9._-]{20,2000}$/;
+const API_KEY = /^[A-Za-z0-9._~+/=-]{8,512}$/;
+
+/** The provider kind named, or invalid_arguments listing the kinds. */
+export function providerKindOf(value: string): ProviderKind {
+  if (!(PROVIDER_KINDS as readonly string[]).includes(value)) {
+    throw new AppError('invalid_arguments', `The provider kind must be one of ${PROVIDER_KINDS.join(', ')}, not "${value}".`);
+  }
+  return value as ProviderKind;
+}
+
+/** The key as stored (surrounding spaces dropped), or invalid_provider_key saying what is wrong. */
+export function validProviderKey(kindName: string, key: string): { kind: ProviderKind; key: string } {
+  const kind = providerKindOf(kindName);
+  const trimmed = key.trim();
+  if (kind === 'map_platform') {
+    if (trimmed.startsWith('sk.')) {
+      throw new AppError('invalid_provider_key', 'This is a secret token (sk.…): the map platform needs a public token, which starts with "pk.".');
+    }
+    if (!PUBLIC_TOKEN.test(trimmed)) {
+      throw new AppError('invalid_provider_key', 'The map platform needs a public token: it starts with "pk." followed by at least 20 letters, digits, ".", "_" or "-".');
+    }
+  } else if (!API_KEY.test(trimmed)) {
+    throw new AppError('invalid_provider_key', `The ${PROVIDER_KIND_LABELS[kind]} key must have 8 to 512 letters, digits or . _ ~ + / = - and no spaces.`);
+  }
+  return { kind, key: trimmed };
+}
+
+/** How a saved key is shown: enough to recognise it, never enough to use it ("pk.eyJ…9Q1c"). */
+export function maskedProviderKey(key: string): string {
+  if (key.length < 16) return `…${key.slice(-2)}`;
+  return `${key.slice(0, key.startsWith('pk.') ? 6 : 3)}…${key.slice(-4)}`;
+}
