@@ -147,6 +147,33 @@ describe('linking', () => {
     expect([map.geojson.features, map.images, map.markers]).toEqual([[], [], []]);
   });
 
+  it('runs the sample client of the interface: four photos and a PNG icon, then a map that uses them', async () => {
+    const photos = await Promise.all(
+      [0, 1, 2, 3].map(async (i) => {
+        const file = await sharp({ create: { width: 400 + i * 100, height: 300, channels: 3, background: { r: 40 * i, g: 90, b: 160 } } })
+          .jpeg()
+          .withExif({ IFD3: { GPSLatitudeRef: 'N', GPSLatitude: `48/1 ${50 + i}/1 0/1`, GPSLongitudeRef: 'E', GPSLongitude: '2/1 20/1 0/1' } })
+          .toBuffer();
+        return service.send('image/upload', owner.key, { file_type: 'jpg' }, file);
+      }),
+    );
+    const { marker_id } = await service.send('marker/upload', owner.key, { file_type: 'png' }, await icon());
+    const features = photos.map((photo) => ({
+      type: 'Feature',
+      geometry: photo.geometry,
+      properties: { title: `Photo ${photo.image_id}`, marker_id, image: { id: photo.image_id, w: photo.width, h: photo.height, tip_color: photo.tip_color, avg_color: photo.avg_color } },
+    }));
+    const created = await service.send('map/upload', owner.key, { file_type: 'geojson', visibility: 'public', title: 'Photos' }, JSON.stringify({ type: 'FeatureCollection', features }));
+    expect(created.error).toBeUndefined();
+    const map = await service.call('map/get', owner.key, { map_id: created.id });
+    expect(map.images).toEqual(photos.map((photo) => photo.image_id).sort());
+    expect(map.markers).toEqual([marker_id]);
+    expect(map.geojson.features.map((f: { geometry: { coordinates: number[] } }) => f.geometry.coordinates[1])).toEqual([48.8333333, 48.85, 48.8666667, 48.8833333]);
+    // A public map: anyone may fetch what it shows.
+    for (const photo of photos) expect((await fetchFile(`/images/${photo.image_id}/s256.jpg`)).status).toBe(200);
+    expect((await fetchFile(`/markers/${marker_id}/s64.png`)).status).toBe(200);
+  });
+
   it("lets an editor's media into the map", async () => {
     const editor = await service.newUser();
     const mapId = await newMap(owner.key);
