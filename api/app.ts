@@ -1,5 +1,6 @@
 // Builds the Koa application: /api/1/ operations (always HTTP 200, JSON, errors as
-// {"error", "error_code"}), the stored images and markers (/images/…, /markers/…), /healthz,
+// {"error", "error_code"}), the stored images and markers (/images/…, /markers/…), maps' static
+// images ({map url}/static.png, /thumbnail.png), /healthz,
 // /openapi.json and the loopback-only operator endpoint.
 import Router from '@koa/router';
 import Koa from 'koa';
@@ -12,6 +13,7 @@ import { drainOnError } from './middleware/drainOnError.js';
 import { apiErrors, type Logger } from './middleware/errors.js';
 import { headerArgs } from './middleware/headerArgs.js';
 import { jsonArgs } from './middleware/jsonArgs.js';
+import { mountMapImages } from './mapImages.js';
 import { mountMediaFiles } from './mediaFiles.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { OPERATIONS } from './operations.js';
@@ -98,6 +100,7 @@ export function createApp(given: Omit<ApiDeps, 'largeReads'> & Partial<Pick<ApiD
     ctx.body = openApi ??= buildOpenApiDocument(deps.config.publicUrl);
   });
   mountMediaFiles(router, deps.db, deps.blobs);
+  mountMapImages(router, deps.db, deps.blobs);
   options.extraRoutes?.(router);
 
   app.use(api.routes());

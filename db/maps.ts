@@ -8,7 +8,7 @@ import { copyFeatureRows } from './copy.js';
 import { timeLeft, stillInTime, type Deadline } from './deadline.js';
 import { translating } from './errors.js';
 import { addMedia, replaceMedia } from './mapMedia.js';
-import type { MapContent, MapDetail, MapRecord, MemberRole, Visibility } from '../lib/maps.js';
+import type { MapContent, MapDetail, MapImageFiles, MapRecord, MemberRole, Visibility } from '../lib/maps.js';
 
 const recordColumns = [
   'm.id',
@@ -244,4 +244,25 @@ export async function updateMap(db: Db, mapId: number, changes: MapChanges): Pro
     if (changes.content) await replaceMedia(trx, mapId, changes.content.media);
     return findMapRecord(trx, mapId);
   }));
+}
+
+/**
+ * The map at `{owner}/{short_name}` (the owner's username in any case), the caller's member role
+ * in it (userId null: nobody signed in) and its image files (null until its first image).
+ */
+export async function findMapImageByAddress(
+  db: Db,
+  owner: string,
+  shortName: string,
+  userId: number | null,
+): Promise<{ map: MapRecord; role: MemberRole | undefined; files: MapImageFiles | null } | undefined> {
+  const row = await mapsWithOwner(db)
+    .leftJoin('map_members as mm', (on) => on.on('mm.map_id', 'm.id').andOnVal('mm.user_id', userId ?? 0))
+    .select('mm.role', 'm.image_files')
+    .whereRaw('lower(u.username) = lower(?)', [owner])
+    .andWhere('m.short_name', shortName)
+    .first();
+  if (!row) return undefined;
+  const files = typeof row.image_files === 'string' ? JSON.parse(row.image_files) : row.image_files;
+  return { map: toRecord(row), role: (row.role ?? undefined) as MemberRole | undefined, files: (files ?? null) as MapImageFiles | null };
 }

@@ -21,6 +21,7 @@ import * as m016 from './migrations/016_drop_map_documents.js';
 import * as m017 from './migrations/017_content_bytes_from_rows.js';
 import * as m018 from './migrations/018_media_released_at.js';
 import * as m019 from './migrations/019_basemap_catalogue.js';
+import * as m020 from './migrations/020_map_image_files.js';
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void>; config?: { transaction?: boolean } };
 
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '017_content_bytes_from_rows': m017,
   '018_media_released_at': m018,
   '019_basemap_catalogue': m019,
+  '020_map_image_files': m020,
 };
 
 /** The migrations in order, up to and including `last` (all of them without it). */

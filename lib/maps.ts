@@ -54,3 +54,20 @@ export interface MapDetail extends MapRecord {
   images: string[];
   markers: string[];
 }
+
+/** One stored PNG of a map's image. */
+export interface MapImageFile {
+  /** Blob store key. */
+  key: string;
+  /** Bytes. */
+  size: number;
+  width: number;
+  height: number;
+}
+
+/** A map's static image (1200×630) and thumbnail (400×300), as the renderer stored them last. */
+export interface MapImageFiles {
+  static: MapImageFile;
+  thumbnail: MapImageFile;
+  renderedAt: string;
+}
