@@ -24,5 +24,7 @@ export async function listProviderKeys(db: Db, userId: number): Promise<StoredPr
 
 /** false when the user had no key of this kind. */
 export async function deleteProviderKey(db: Db, userId: number, kind: ProviderKind): Promise<boolean> {
-  return (await db('provider_keys').where({ user_id: userId, provider: kind }).delete()) > 0;
+  // The deleted rows, not a count: knex-pglite does not report how many rows a delete removed.
+  const deleted = await db('provider_keys').where({ user_id: userId, provider: kind }).delete().returning('provider');
+  return deleted.length > 0;
 }
