@@ -18,6 +18,11 @@ export interface StoreOptions {
   id?: string;
 }
 
+/** The file's bytes, or how to read them: not read at all when the media is stored already. */
+export type MediaBytes = Uint8Array | (() => Promise<Uint8Array>);
+
+const bytesOf = (bytes: MediaBytes): Promise<Uint8Array> => (typeof bytes === 'function' ? bytes() : Promise.resolve(bytes));
+
 function chosenId(options: StoreOptions, make: () => string): string {
   if (options.id === undefined) return make();
   if (!isMediaId(options.id)) throw new Error('media id must be 16 base62 characters');
@@ -77,7 +82,7 @@ export async function storeImage(
   db: Db,
   blobs: BlobStore,
   ownerId: number,
-  bytes: Uint8Array,
+  bytes: MediaBytes,
   options: StoreOptions & ImageOptions = {},
 ): Promise<ImageRecord> {
   const id = chosenId(options, newImageId);
@@ -85,7 +90,7 @@ export async function storeImage(
     const existing = await findImage(db, id);
     if (existing) return ownedBy(existing, ownerId);
   }
-  const { derivatives: files, ...fields } = await processImage(bytes, { declared: options.declared });
+  const { derivatives: files, ...fields } = await processImage(await bytesOf(bytes), { declared: options.declared });
   const derivatives = await putDerivatives(blobs, IMAGE_BLOB_PREFIX, files);
   return insertOrReuse(
     blobs,
@@ -104,7 +109,7 @@ export async function storeMarker(
   db: Db,
   blobs: BlobStore,
   ownerId: number,
-  bytes: Uint8Array,
+  bytes: MediaBytes,
   options: StoreOptions & MarkerOptions = {},
 ): Promise<MarkerRecord> {
   const id = chosenId(options, newMarkerId);
@@ -112,7 +117,7 @@ export async function storeMarker(
     const existing = await findMarker(db, id);
     if (existing) return ownedBy(existing, ownerId);
   }
-  const { derivatives: files, width, height } = await processMarker(bytes, { accepted: options.accepted, declared: options.declared });
+  const { derivatives: files, width, height } = await processMarker(await bytesOf(bytes), { accepted: options.accepted, declared: options.declared });
   const derivatives = await putDerivatives(blobs, MARKER_BLOB_PREFIX, files);
   return insertOrReuse(
     blobs,

@@ -5,7 +5,6 @@
 // on the `media` task queue.
 import { Context } from '@temporalio/activity';
 import type { StoreMediaInput, UploadMediaResult } from '../lib/jobContracts.js';
-import { findImage, findMarker } from '../db/media.js';
 import { imageUploadAnswer, markerUploadAnswer } from '../lib/media/fields.js';
 import { derivedMediaId } from '../lib/media/ids.js';
 import type { ActivityDeps } from './deps.js';
@@ -16,33 +15,16 @@ const FORMAT = { jpg: 'jpeg', png: 'png' } as const;
 
 export function makeStoreMediaUpload(deps: ActivityDeps) {
   const { db, blobs } = deps;
-
-  /** The answer of media this request stored already (ids are random: another owner's row under it would be a reused id). */
-  async function answerOf(input: StoreMediaInput, id: string): Promise<UploadMediaResult | undefined> {
-    const mine = <R extends { ownerId: number }>(found: R | undefined): R | undefined => {
-      if (found && found.ownerId !== input.ownerId) throw new Error('media id already belongs to another owner');
-      return found;
-    };
-    if (input.kind === 'image') {
-      const image = mine(await findImage(db, id));
-      return image && { kind: 'image', image: imageUploadAnswer(image) };
-    }
-    const marker = mine(await findMarker(db, id));
-    return marker && { kind: 'marker', marker: markerUploadAnswer(marker) };
-  }
-
   return async function storeMediaUpload(input: StoreMediaInput): Promise<UploadMediaResult> {
     return failingOnBadInput(async () => {
       const context = Context.current();
       const beat = setInterval(() => context.heartbeat(), 2_000);
       try {
         await deps.faults?.beforeMedia?.(context.cancellationSignal);
-        const id = derivedMediaId(`${input.requestId}:${input.kind}`);
-        // A retry after a run that stored the media (and removed the file): its answer again.
-        const done = await answerOf(input, id);
-        if (done) return done;
-        const bytes = await blobs.read(input.blobKey);
-        const options = { id, declared: FORMAT[input.fileType] };
+        const options = { id: derivedMediaId(`${input.requestId}:${input.kind}`), declared: FORMAT[input.fileType] };
+        // Read only when the media is not stored yet: a retry after a run that stored it (and
+        // removed the file) answers from the stored row.
+        const bytes = () => blobs.read(input.blobKey);
         const result: UploadMediaResult =
           input.kind === 'image'
             ? { kind: 'image', image: imageUploadAnswer(await storeImage(db, blobs, input.ownerId, bytes, options)) }

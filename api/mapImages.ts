@@ -12,6 +12,7 @@ import { findMapImageByAddress } from '../db/maps.js';
 import { accessTo, canView } from '../lib/access.js';
 import type { BlobStore } from '../lib/blobs/blobStore.js';
 import { sharp } from '../lib/media/sharp.js';
+import { answerFile, notFound } from './fileAnswer.js';
 import { optionalCaller } from './middleware/auth.js';
 
 const SIZES = { static: { width: 1200, height: 630 }, thumbnail: { width: 400, height: 300 } } as const;
@@ -30,37 +31,22 @@ function placeholder(name: ImageName): Promise<Buffer> {
   return png;
 }
 
-function notFound(ctx: Context): void {
-  ctx.status = 404;
-  ctx.set('Cache-Control', 'no-store');
-  ctx.body = { error: 'There is no such map, or you may not see it.', error_code: 'map_not_found' };
-}
-
 function serve(db: Db, blobs: BlobStore, name: ImageName) {
   return async (ctx: Context) => {
     const caller = await optionalCaller(db, ctx.get('authorization'));
     const found = await findMapImageByAddress(db, ctx.params.owner ?? '', ctx.params.shortName ?? '', caller?.userId ?? null);
-    if (!found || !canView(accessTo(found.map, caller?.userId ?? 0, found.role))) return notFound(ctx);
-    const visibleToAll = found.map.visibility === 'public' || found.map.visibility === 'unlisted';
-    ctx.set('Cache-Control', visibleToAll ? 'public, no-cache' : 'private, no-cache');
-    if (!visibleToAll) ctx.set('Vary', 'Authorization');
-    const file = found.files?.[name];
-    const etag = file ? `"${file.key.replace(/[^A-Za-z0-9._-]/g, '_')}"` : `"placeholder-${name}"`;
-    ctx.set('ETag', etag);
-    if (ctx.get('if-none-match').split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
-      ctx.status = 304;
-      return;
+    if (!found || !canView(accessTo(found.map, caller?.userId ?? 0, found.role))) {
+      return notFound(ctx, 'map_not_found', 'There is no such map, or you may not see it.');
     }
-    ctx.type = 'image/png';
+    const visibleToAll = found.map.visibility === 'public' || found.map.visibility === 'unlisted';
+    const answer = { cacheControl: visibleToAll ? 'public, no-cache' : 'private, no-cache', perCaller: !visibleToAll, contentType: 'image/png' };
+    const file = found.files?.[name];
     if (file && (await blobs.exists(file.key))) {
-      // HEAD: no file is opened (Koa would not read it); the headers say what GET sends.
-      ctx.body = ctx.method === 'HEAD' ? '' : blobs.readStream(file.key);
-      ctx.length = file.size;
-      return;
+      const etag = `"${file.key.replace(/[^A-Za-z0-9._-]/g, '_')}"`;
+      return answerFile(ctx, { ...answer, etag, size: file.size, open: () => blobs.readStream(file.key) });
     }
     const png = await placeholder(name);
-    ctx.body = ctx.method === 'HEAD' ? '' : png;
-    ctx.length = png.length;
+    answerFile(ctx, { ...answer, etag: `"placeholder-${name}"`, size: png.length, open: () => png });
   };
 }
 

@@ -13,49 +13,34 @@ import { findServableMedia } from '../db/media.js';
 import type { BlobStore } from '../lib/blobs/blobStore.js';
 import { pickDerivative } from '../lib/media/derivatives.js';
 import { isMediaId } from '../lib/media/ids.js';
+import { answerFile, notFound } from './fileAnswer.js';
 import { optionalCaller } from './middleware/auth.js';
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 const FILE_NAME = /^s(\d{1,5})(?:\.(jpg|png))?$/;
 const EXTENSION: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png' };
 
-function notFound(ctx: Context): void {
-  ctx.status = 404;
-  ctx.set('Cache-Control', 'no-store');
-  ctx.body = { error: 'There is no such image or marker, or you may not see it.', error_code: 'media_not_found' };
-}
-
-/** The If-None-Match header names this ETag (or is *). */
-function matches(header: string, etag: string): boolean {
-  return header.split(',').some((tag) => {
-    const value = tag.trim().replace(/^W\//, '');
-    return value === '*' || value === etag;
-  });
-}
+const missing = (ctx: Context) => notFound(ctx, 'media_not_found', 'There is no such image or marker, or you may not see it.');
 
 function serve(db: Db, blobs: BlobStore, kind: 'image' | 'marker') {
   return async (ctx: Context) => {
     const id = ctx.params.id ?? '';
     const name = FILE_NAME.exec(ctx.params.file ?? '');
-    if (!isMediaId(id) || !name) return notFound(ctx);
+    if (!isMediaId(id) || !name) return missing(ctx);
     const caller = await optionalCaller(db, ctx.get('authorization'));
     const media = await findServableMedia(db, kind, id, caller?.userId ?? null);
-    if (!media || !(media.publicUse || media.callerMaySee)) return notFound(ctx);
+    if (!media || !(media.publicUse || media.callerMaySee)) return missing(ctx);
     const derivative = pickDerivative(media.derivatives, Number(name[1]));
-    if (!derivative || (name[2] !== undefined && EXTENSION[derivative.contentType] !== name[2])) return notFound(ctx);
-    const etag = `"${id}-${derivative.name}-${derivative.size}"`;
-    ctx.set('ETag', etag);
-    ctx.set('Cache-Control', `${media.publicUse ? 'public' : 'private'}, max-age=${YEAR_SECONDS}, immutable`);
-    if (!media.publicUse) ctx.set('Vary', 'Authorization');
-    if (matches(ctx.get('if-none-match'), etag)) {
-      ctx.status = 304;
-      return;
-    }
-    if (!(await blobs.exists(derivative.key))) return notFound(ctx);
-    ctx.type = derivative.contentType;
-    // HEAD: no file is opened (Koa would not read it); the headers say what GET sends.
-    ctx.body = ctx.method === 'HEAD' ? '' : blobs.readStream(derivative.key);
-    ctx.length = derivative.size;
+    if (!derivative || (name[2] !== undefined && EXTENSION[derivative.contentType] !== name[2])) return missing(ctx);
+    if (!(await blobs.exists(derivative.key))) return missing(ctx);
+    answerFile(ctx, {
+      etag: `"${id}-${derivative.name}-${derivative.size}"`,
+      cacheControl: `${media.publicUse ? 'public' : 'private'}, max-age=${YEAR_SECONDS}, immutable`,
+      perCaller: !media.publicUse,
+      contentType: derivative.contentType,
+      size: derivative.size,
+      open: () => blobs.readStream(derivative.key),
+    });
   };
 }
 

@@ -68,3 +68,6 @@ export async function pingDb(db: Db): Promise<boolean> {
     return false;
   }
 }
+
+/** A jsonb column's value: pg and PGlite both hand it over parsed; a text value would mean a driver change. */
+export const jsonColumn = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;

@@ -115,6 +115,17 @@ const rowColumns = (mapId: number, row: FeatureRow) => ({
   feature: row.text,
 });
 
+/** The images and markers some rows use, each once. */
+function mediaOfRows(rows: readonly { image: string | null; marker: string | null }[]): MediaRefs {
+  const images = new Set<string>();
+  const markers = new Set<string>();
+  for (const row of rows) {
+    if (row.image !== null) images.add(row.image);
+    if (row.marker !== null) markers.add(row.marker);
+  }
+  return { images: [...images], markers: [...markers] };
+}
+
 /**
  * Writes a set of changed, new and deleted features made on `revision` of the map, in one
  * transaction: refused (saved: false, with the map's revision) when the map has moved on since;
@@ -164,18 +175,9 @@ export async function saveFeatures(db: Db, changes: FeatureChanges): Promise<Sav
     if (changes.head !== undefined) update.head = changes.head;
     const [updated] = await trx('maps').where({ id: changes.mapId }).update(update).returning(['revision', 'content_bytes', 'feature_count']);
     changes.check?.({ contentBytes: Number(updated.content_bytes), featureCount: Number(updated.feature_count) });
-    const used = { images: new Set<string>(), markers: new Set<string>() };
-    for (const row of changes.upsert) {
-      if (row.image !== null) used.images.add(row.image);
-      if (row.marker !== null) used.markers.add(row.marker);
-    }
-    await claimMedia(trx, changes.mapId, { images: [...used.images], markers: [...used.markers] });
-    const media = { images: new Set<string>(), markers: new Set<string>() };
-    for (const row of [...before.map((b) => ({ image: b.image_id, marker: b.marker_id })), ...changes.upsert]) {
-      if (row.image !== null) media.images.add(row.image);
-      if (row.marker !== null) media.markers.add(row.marker);
-    }
-    await recheckMedia(trx, changes.mapId, { images: [...media.images], markers: [...media.markers] });
+    await claimMedia(trx, changes.mapId, mediaOfRows(changes.upsert));
+    const beforeRows = before.map((b) => ({ image: b.image_id, marker: b.marker_id }));
+    await recheckMedia(trx, changes.mapId, mediaOfRows([...beforeRows, ...changes.upsert]));
     return { saved: true, revision: Number(updated.revision) };
   }));
 }

@@ -3,7 +3,7 @@
 // appends; ./mapDocument.ts reads a whole document); every content write also keeps the map's
 // map_media rows exact in the same transaction (./mapMedia.ts).
 import type { Knex } from 'knex';
-import type { Db } from './connection.js';
+import { jsonColumn, type Db } from './connection.js';
 import { copyFeatureRows } from './copy.js';
 import { timeLeft, stillInTime, type Deadline } from './deadline.js';
 import { translating } from './errors.js';
@@ -263,6 +263,5 @@ export async function findMapImageByAddress(
     .andWhere('m.short_name', shortName)
     .first();
   if (!row) return undefined;
-  const files = typeof row.image_files === 'string' ? JSON.parse(row.image_files) : row.image_files;
-  return { map: toRecord(row), role: (row.role ?? undefined) as MemberRole | undefined, files: (files ?? null) as MapImageFiles | null };
+  return { map: toRecord(row), role: (row.role ?? undefined) as MemberRole | undefined, files: jsonColumn<MapImageFiles | null>(row.image_files) };
 }

@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 import type { Point } from '../lib/geojson/geometry.js';
 import type { ImageRecord, MarkerRecord, StoredDerivative } from '../lib/media/records.js';
-import type { Db } from './connection.js';
+import { jsonColumn, type Db } from './connection.js';
 
 export type NewImage = Omit<ImageRecord, 'createdAt'>;
 export type NewMarker = Omit<MarkerRecord, 'createdAt'>;
@@ -28,8 +28,6 @@ const imageColumns = [
 ];
 const markerColumns = ['id', 'owner_id', 'width', 'height', 'blob_prefix', 'derivatives', 'created_at'];
 
-// jsonb arrives parsed from pg and PGlite alike; a text value would mean a driver change.
-const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const toImage = (row: any): ImageRecord => ({
@@ -40,11 +38,11 @@ const toImage = (row: any): ImageRecord => ({
   tipColor: row.tip_color,
   avgColor: row.avg_color,
   hasGps: row.has_gps,
-  geometry: row.geometry === null ? null : json<Point>(row.geometry),
+  geometry: row.geometry === null ? null : jsonColumn<Point>(row.geometry),
   dateStr: row.date_str,
   dateIso: row.date_iso,
   blobPrefix: row.blob_prefix,
-  derivatives: json<StoredDerivative[]>(row.derivatives),
+  derivatives: jsonColumn<StoredDerivative[]>(row.derivatives),
   createdAt: new Date(row.created_at),
 });
 
@@ -55,7 +53,7 @@ const toMarker = (row: any): MarkerRecord => ({
   width: row.width,
   height: row.height,
   blobPrefix: row.blob_prefix,
-  derivatives: json<StoredDerivative[]>(row.derivatives),
+  derivatives: jsonColumn<StoredDerivative[]>(row.derivatives),
   createdAt: new Date(row.created_at),
 });
 
@@ -107,12 +105,13 @@ async function findByIds<R extends { id: string }>(
   columns: string[],
   ids: readonly string[],
   toRecord: (row: unknown) => R,
+  narrow: (query: Knex.QueryBuilder) => Knex.QueryBuilder = (query) => query,
 ): Promise<R[]> {
   const unique = [...new Set(ids)];
   const found = new Map<string, R>();
   // Chunks keep every statement far below PostgreSQL's 65,535 bind parameters.
   for (let i = 0; i < unique.length; i += 1000) {
-    const rows = await db(table).select(columns).whereIn('id', unique.slice(i, i + 1000));
+    const rows = await narrow(db(table).select(columns).whereIn('id', unique.slice(i, i + 1000)));
     for (const row of rows) {
       const record = toRecord(row);
       found.set(record.id, record);
@@ -131,27 +130,16 @@ export const findMarkers = (db: Queryable, ids: readonly string[]): Promise<Mark
 export type MediaScope = { mapId: number } | { userId: number };
 
 /** The images among `ids` that the scope may use (see db/mapMedia.ts claimMedia), in the order of `ids`. */
-export async function findLinkableImages(db: Queryable, scope: MediaScope, ids: readonly string[]): Promise<ImageRecord[]> {
-  const unique = [...new Set(ids)];
-  const found = new Map<string, ImageRecord>();
-  for (let i = 0; i < unique.length; i += 1000) {
-    const batch = unique.slice(i, i + 1000);
-    const query = db('images').select(imageColumns).whereIn('id', batch);
-    const rows =
-      'mapId' in scope
-        ? await query.where((owners) =>
-            owners
-              .whereIn('owner_id', db('maps').select('owner_id').where({ id: scope.mapId }))
-              .orWhereIn('owner_id', db('map_members').select('user_id').where({ map_id: scope.mapId, role: 'editor' })),
-          )
-        : await query.where({ owner_id: scope.userId });
-    for (const row of rows) {
-      const record = toImage(row);
-      found.set(record.id, record);
-    }
-  }
-  return unique.flatMap((id) => found.get(id) ?? []);
-}
+export const findLinkableImages = (db: Queryable, scope: MediaScope, ids: readonly string[]): Promise<ImageRecord[]> =>
+  findByIds(db, 'images', imageColumns, ids, toImage, (query) =>
+    'mapId' in scope
+      ? query.where((owners) =>
+          owners
+            .whereIn('owner_id', db('maps').select('owner_id').where({ id: scope.mapId }))
+            .orWhereIn('owner_id', db('map_members').select('user_id').where({ map_id: scope.mapId, role: 'editor' })),
+        )
+      : query.where({ owner_id: scope.userId }),
+  );
 
 export async function findImage(db: Queryable, id: string): Promise<ImageRecord | undefined> {
   return (await findImages(db, [id]))[0];
@@ -188,5 +176,5 @@ export async function findServableMedia(db: Db, kind: 'image' | 'marker', id: st
   );
   const row = result.rows[0] as { derivatives: unknown; public_use: boolean; caller_may_see: boolean | null } | undefined;
   if (!row) return undefined;
-  return { derivatives: json<StoredDerivative[]>(row.derivatives), publicUse: row.public_use, callerMaySee: row.caller_may_see === true };
+  return { derivatives: jsonColumn<StoredDerivative[]>(row.derivatives), publicUse: row.public_use, callerMaySee: row.caller_may_see === true };
 }

@@ -5,7 +5,7 @@
 // its own, which sees every write that committed while it waited. So media a racing write
 // references is never deleted; a write that comes after the delete is refused instead.
 import type { StoredDerivative } from '../lib/media/records.js';
-import type { Db } from './connection.js';
+import { jsonColumn, type Db } from './connection.js';
 
 const TABLES = { image: 'images', marker: 'markers' } as const;
 
@@ -14,8 +14,6 @@ export interface DeletedMedia {
   derivatives: StoredDerivative[];
 }
 
-// jsonb arrives parsed from pg and PGlite alike.
-const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
 
 /**
  * Deletes up to `limit` unused images or markers older than the grace period (in one
@@ -43,7 +41,7 @@ export async function deleteUnusedMedia(db: Db, kind: 'image' | 'marker', graceM
       [ids, kind],
     );
     return (deleted.rows as { id: string; derivatives: unknown }[])
-      .map((row) => ({ id: row.id, derivatives: json<StoredDerivative[]>(row.derivatives) }))
+      .map((row) => ({ id: row.id, derivatives: jsonColumn<StoredDerivative[]>(row.derivatives) }))
       .sort((a, b) => (a.id < b.id ? -1 : 1));
   });
 }

@@ -9,7 +9,7 @@ import { ConfigError, loadConfig } from '../lib/config.js';
 import { AppError } from '../lib/errors.js';
 import { readEmbeddedState } from './embeddedState.js';
 import { accountRepository } from '../db/accounts.js';
-import { runMediaCleanupNow } from '../workers/schedules.js';
+import { mediaCleanupRunner } from '../workers/schedules.js';
 
 async function viaService(url: string, token: string, request: object): Promise<string[]> {
   const response = await fetch(`${url}/internal/admin`, {
@@ -53,10 +53,7 @@ async function main(): Promise<number> {
     const db = await openDatabase(config);
     const temporal = command === 'media-gc' && config.temporalAddress ? await Connection.connect({ address: config.temporalAddress }) : undefined;
     try {
-      const media = temporal && {
-        defaultGraceMs: config.mediaGraceMs,
-        run: (graceMs: number) => runMediaCleanupNow(new Client({ connection: temporal, namespace: config.temporalNamespace }), config, graceMs),
-      };
+      const media = temporal && mediaCleanupRunner(async () => new Client({ connection: temporal, namespace: config.temporalNamespace }), config);
       lines = await runAdminCommand(accountRepository(db), request, media);
     } finally {
       await temporal?.close();

@@ -17,7 +17,7 @@ import { ConfigError, loadConfig } from '../lib/config.js';
 import { waitFor } from '../lib/waitFor.js';
 import { createWorkers } from '../workers/createWorker.js';
 import { workerLogger } from '../workers/logger.js';
-import { ensureSchedules, runMediaCleanupNow } from '../workers/schedules.js';
+import { ensureSchedules, mediaCleanupRunner } from '../workers/schedules.js';
 import { removeEmbeddedState, writeEmbeddedState } from './embeddedState.js';
 import { startTemporalDevServer, type DevServer } from './temporalDevServer.js';
 
@@ -79,10 +79,7 @@ async function main(): Promise<void> {
       extraRoutes: config.databaseUrl
         ? undefined
         : (router) =>
-            mountOperatorEndpoint(router, db, token, {
-              defaultGraceMs: config.mediaGraceMs,
-              run: async (graceMs) => runMediaCleanupNow(await jobs.client(), config, graceMs),
-            }),
+            mountOperatorEndpoint(router, db, token, mediaCleanupRunner(() => jobs.client(), config)),
     },
   );
   const server: Server = await listen(app, config.port, config.host);

@@ -3,6 +3,7 @@
 // in the Temporal UI.
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptionsAction } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
+import type { MediaCleanupRunner } from '../lib/adminCommands.js';
 import { WORKFLOW_TYPES, type MediaCleanupResult, type MediaCleanupWorkflowInput } from '../lib/jobContracts.js';
 
 /** Removes the files of requests that ended without removing them. */
@@ -56,4 +57,12 @@ export async function runMediaCleanupNow(client: Client, settings: Omit<Schedule
     args: [input],
     workflowExecutionTimeout: '1 hour',
   });
+}
+
+/** `admin media-gc` over a job-server client (the embedded service's, or the CLI's own). */
+export function mediaCleanupRunner(client: () => Promise<Client>, settings: ScheduleSettings): MediaCleanupRunner {
+  return {
+    defaultGraceMs: settings.mediaGraceMs,
+    run: async (graceMs) => runMediaCleanupNow(await client(), settings, graceMs),
+  };
 }

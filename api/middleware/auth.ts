@@ -13,31 +13,29 @@ export interface Caller {
 
 const INVALID = 'The API key is not valid: it may be mistyped, unknown or revoked.';
 
-/** The caller a valid, verified API key names; undefined without a header or with a key that is not one. */
-export async function optionalCaller(db: Db, header: string): Promise<Caller | undefined> {
+/** The caller the Authorization header names, or why it names none. */
+async function callerOf(db: Db, header: string): Promise<Caller | AppError> {
+  if (!header) return new AppError('missing_api_key', 'Send your API key in the header "Authorization: Token <key>".');
   const key = /^Token\s+(\S+)\s*$/i.exec(header)?.[1];
-  const prefix = key ? apiKeyPrefix(key) : undefined;
+  if (!key) return new AppError('invalid_api_key', 'The Authorization header must have the form "Token <key>".');
+  const prefix = apiKeyPrefix(key);
   const owner = prefix ? await findKeyOwnerByPrefix(db, prefix) : undefined;
-  if (!key || !owner || !apiKeyMatches(key, owner.keyHash) || owner.revoked || !owner.emailVerified) return undefined;
+  if (!owner || !apiKeyMatches(key, owner.keyHash) || owner.revoked) return new AppError('invalid_api_key', INVALID);
+  if (!owner.emailVerified) return new AppError('email_not_verified', 'Verify your e-mail address before using the API.');
   return { userId: owner.userId, username: owner.username };
+}
+
+/** The caller a valid, verified API key names; undefined without a header or with a key that is not one (files anyone may fetch). */
+export async function optionalCaller(db: Db, header: string): Promise<Caller | undefined> {
+  const caller = await callerOf(db, header);
+  return caller instanceof AppError ? undefined : caller;
 }
 
 export function authenticate(db: Db): Middleware {
   return async (ctx, next) => {
-    const header = ctx.get('authorization');
-    if (!header) {
-      throw new AppError('missing_api_key', 'Send your API key in the header "Authorization: Token <key>".');
-    }
-    const match = /^Token\s+(\S+)\s*$/i.exec(header);
-    if (!match) throw new AppError('invalid_api_key', 'The Authorization header must have the form "Token <key>".');
-    const key = match[1]!;
-    const prefix = apiKeyPrefix(key);
-    const owner = prefix ? await findKeyOwnerByPrefix(db, prefix) : undefined;
-    if (!owner || !apiKeyMatches(key, owner.keyHash) || owner.revoked) throw new AppError('invalid_api_key', INVALID);
-    if (!owner.emailVerified) {
-      throw new AppError('email_not_verified', 'Verify your e-mail address before using the API.');
-    }
-    ctx.state.caller = { userId: owner.userId, username: owner.username } satisfies Caller;
+    const caller = await callerOf(db, ctx.get('authorization'));
+    if (caller instanceof AppError) throw caller;
+    ctx.state.caller = caller;
     await next();
   };
 }

@@ -10,6 +10,23 @@ afterEach(async () => {
   service = undefined;
 });
 
+/** A fault hook that would take a minute and ends only when the activity is cancelled (which it records). */
+function untilCancelled() {
+  const state = {
+    cancelled: false,
+    hook: (signal: AbortSignal) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, 60_000);
+        signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          state.cancelled = true;
+          reject(signal.reason);
+        });
+      }),
+  };
+  return state;
+}
+
 const mapCount = async (s: TestService, key: string) => (await s.call('map/list', key)).owner.length as number;
 
 describe('faults', () => {
@@ -45,18 +62,9 @@ describe('faults', () => {
   });
 
   it('fails with processing_timeout when processing outlasts the limit, cancels the activity and changes nothing', async () => {
-    let cancelled: unknown;
     // A parse that would take a minute, ended only by cancellation.
-    const slowParse = (signal: AbortSignal) =>
-      new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, 60_000);
-        signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          cancelled = signal.reason;
-          reject(signal.reason);
-        });
-      });
-    service = await startTestService({ config: { processingTimeoutMs: 1_000 }, faults: { beforeParse: slowParse } });
+    const slow = untilCancelled();
+    service = await startTestService({ config: { processingTimeoutMs: 1_000 }, faults: { beforeParse: slow.hook } });
     const { key } = await service.newUser();
     const started = Date.now();
     const body = await service.send('map/upload', key, { file_type: 'geojson', visibility: 'public' }, JSON.stringify(featureCollection(5)));
@@ -65,7 +73,7 @@ describe('faults', () => {
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(await mapCount(service, key)).toBe(0);
     // The cancellation reached the activity through its heartbeats.
-    await expect.poll(() => cancelled, { timeout: 10_000 }).toBeDefined();
+    await expect.poll(() => slow.cancelled, { timeout: 10_000 }).toBe(true);
   });
 });
 
@@ -75,21 +83,12 @@ describe('faults and limits of image and marker uploads', () => {
   const imageCount = async (s: TestService, userId: number) => Number((await s.db('images').where({ owner_id: userId }).count('* as n').first())!.n);
 
   it('fails with processing_timeout when processing outlasts the limit, cancels the activity and stores nothing', async () => {
-    let cancelled: unknown;
-    const slowMedia = (signal: AbortSignal) =>
-      new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, 60_000);
-        signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          cancelled = signal.reason;
-          reject(signal.reason);
-        });
-      });
-    service = await startTestService({ config: { processingTimeoutMs: 1_000 }, faults: { beforeMedia: slowMedia } });
+    const slow = untilCancelled();
+    service = await startTestService({ config: { processingTimeoutMs: 1_000 }, faults: { beforeMedia: slow.hook } });
     const { key, userId } = await service.newUser();
     const body = await service.send('image/upload', key, { file_type: 'jpg' }, await photo());
     expect(body).toEqual({ error: 'Processing the file took longer than the limit of 1 second.', error_code: 'processing_timeout' });
-    await expect.poll(() => cancelled, { timeout: 10_000 }).toBeDefined();
+    await expect.poll(() => slow.cancelled, { timeout: 10_000 }).toBe(true);
     expect(await imageCount(service, userId)).toBe(0);
   });
 

@@ -115,6 +115,10 @@ describe('storeImage', () => {
     const again = await storeImage(db, blobs, ownerId, bytes, { id });
     expect(again).toEqual(first);
     expect(blobCount()).toBe(blobsBefore);
+    // Read lazily, the file is not read at all for media stored already (its upload may be gone).
+    const gone = () => Promise.reject(new Error('the upload was removed'));
+    expect(await storeImage(db, blobs, ownerId, gone, { id })).toEqual(first);
+    await expect(storeImage(db, blobs, ownerId, gone, { id: newImageId() })).rejects.toThrow(/removed/);
     await expect(storeImage(db, blobs, otherOwnerId, bytes, { id })).rejects.toThrow(/another owner/);
   });
 

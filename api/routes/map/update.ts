@@ -6,6 +6,7 @@ import { BASEMAP_IDS } from '../../../lib/basemaps.js';
 import { AppError } from '../../../lib/errors.js';
 import { completedContent } from '../../../lib/formats/documentContent.js';
 import { featureImage } from '../../../lib/media/fields.js';
+import type { MapContent } from '../../../lib/maps.js';
 import { summaryOf } from '../../../lib/mapSummary.js';
 import { shortNameBase } from '../../../lib/shortName.js';
 import { callerOf, mapFor } from '../../context.js';
@@ -54,7 +55,7 @@ export const operation = defineOperation(import.meta.url, {
         'Only the owner may change the visibility or the short name of a map; editors change its content, title, description and basemap.',
       );
     }
-    let content;
+    let content: MapContent | undefined;
     if (args.geojson) {
       const ids = args.geojson.unfilled.map((entry) => entry.imageId);
       const images = ids.length === 0 ? [] : await findLinkableImages(db, { mapId: args.map_id }, ids);
