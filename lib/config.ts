@@ -24,10 +24,21 @@ const envSchema = z.object({
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('maps'),
   TEMPORAL_MEDIA_TASK_QUEUE: z.string().min(1).default('media'),
+  TEMPORAL_RENDER_TASK_QUEUE: z.string().min(1).default('render'),
   WORKER_QUEUES: z
     .string()
-    .regex(/^(maps|media)(,(maps|media))*$/, 'must be maps, media or maps,media')
-    .default('maps,media'),
+    .regex(/^(maps|media|render)(,(maps|media|render))*$/, 'must be a comma-separated list of maps, media and render')
+    .default('maps,media,render'),
+  IMAGE_REFRESH_SPACING: z
+    .string()
+    .refine((value) => durationMs(value) !== undefined, 'must be a duration such as 90s or 5m')
+    .default('5m'),
+  TILE_CACHE_DIR: z.string().min(1).optional(),
+  TILE_CACHE_MAX_MB: positiveInt.default(512),
+  TILE_TIMEOUT: z
+    .string()
+    .refine((value) => durationMs(value) !== undefined, 'must be a duration such as 5s')
+    .default('5s'),
   MEDIA_GRACE: z
     .string()
     .refine((value) => durationMs(value) !== undefined, 'must be a duration such as 30m, 24h or 7d')
@@ -66,8 +77,17 @@ export interface Config {
   taskQueue: string;
   /** The task queue of image and marker processing and the cleanup of unused media. */
   mediaTaskQueue: string;
+  /** The task queue of static map images (the renderer). */
+  renderTaskQueue: string;
   /** The task queues a worker process (`npm run worker`) polls. */
-  workerQueues: ('maps' | 'media')[];
+  workerQueues: WorkerQueue[];
+  /** The least time between two renders of one map's static image asked for by map/refresh_image or a web save. */
+  imageRefreshSpacingMs: number;
+  /** Where fetched commercial basemap tiles are kept (default DATA_DIR/tile-cache), and how large it may grow. */
+  tileCacheDir: string;
+  tileCacheMaxBytes: number;
+  /** How long one commercial basemap tile may take to arrive. */
+  tileTimeoutMs: number;
   /** How long media no map uses is kept before the cleanup deletes it (from its upload, or from when a map let go of it). */
   mediaGraceMs: number;
   deployment: 'standard' | 'enterprise';
@@ -77,6 +97,8 @@ export interface Config {
   processingTimeoutMs: number | null;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
+
+export type WorkerQueue = 'maps' | 'media' | 'render';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -104,7 +126,12 @@ export function loadConfig(env: Env = process.env): Config {
     temporalNamespace: e.TEMPORAL_NAMESPACE,
     taskQueue: e.TEMPORAL_TASK_QUEUE,
     mediaTaskQueue: e.TEMPORAL_MEDIA_TASK_QUEUE,
-    workerQueues: [...new Set(e.WORKER_QUEUES.split(','))] as ('maps' | 'media')[],
+    renderTaskQueue: e.TEMPORAL_RENDER_TASK_QUEUE,
+    workerQueues: [...new Set(e.WORKER_QUEUES.split(','))] as WorkerQueue[],
+    imageRefreshSpacingMs: durationMs(e.IMAGE_REFRESH_SPACING)!,
+    tileCacheDir: path.resolve(e.TILE_CACHE_DIR ?? path.join(e.DATA_DIR, 'tile-cache')),
+    tileCacheMaxBytes: e.TILE_CACHE_MAX_MB * MB,
+    tileTimeoutMs: durationMs(e.TILE_TIMEOUT)!,
     mediaGraceMs: durationMs(e.MEDIA_GRACE)!,
     deployment: e.DEPLOYMENT,
     maxUploadBytes: enterprise ? null : e.MAX_UPLOAD_MB * MB,

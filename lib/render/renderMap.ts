@@ -1,0 +1,91 @@
+// A map's static images: the 1200×630 picture (embeds, the image download) and the 400×300
+// thumbnail (map lists), each framed to the visible features with padding (the world when there
+// are none), drawn with @napi-rs/canvas and encoded as PNG by sharp.
+import { createCanvas, type Image, type SKRSContext2D } from '@napi-rs/canvas';
+import { PALETTES } from '../basemapPalettes.js';
+import type { Basemap } from '../basemaps.js';
+import { sharp } from '../media/sharp.js';
+import { drawBuiltinBasemap, drawBuiltinLabels } from './builtinBasemap.js';
+import { drawFeatureLabels, drawFeatures, placeFeatureLabels } from './drawFeatures.js';
+import { font, registerFonts } from './fonts.js';
+import { LabelSpace } from './labelSpace.js';
+import { frameView, type View } from './mercator.js';
+import type { Scene } from './scene.js';
+
+export interface ImageSize {
+  width: number;
+  height: number;
+  /** Symbols, lines and text are drawn this much larger or smaller. */
+  scale: number;
+  /** Whether titles and place names are drawn (not in a thumbnail: too small to read). */
+  labels: boolean;
+}
+
+export const STATIC_IMAGE: ImageSize = { width: 1200, height: 630, scale: 1, labels: true };
+export const THUMBNAIL: ImageSize = { width: 400, height: 300, scale: 0.7, labels: false };
+
+/** The closest a framing zooms: a single point shows its neighbourhood, not one building. */
+const MAX_ZOOM = 15;
+const PADDING = 48;
+
+/** Draws a view's commercial basemap (raster tiles), when the map is on one. */
+export type BackgroundPainter = (ctx: SKRSContext2D, view: View) => Promise<void>;
+
+export interface RenderRequest {
+  scene: Scene;
+  basemap: Basemap;
+  /** The images of the custom markers the features use, by marker id. */
+  markers: ReadonlyMap<string, Image>;
+  /** Required for a basemap drawn from XYZ tiles. */
+  paintTiles?: BackgroundPainter;
+}
+
+function drawAttribution(ctx: SKRSContext2D, text: string, size: ImageSize, color: string, box: string): void {
+  const fontSize = Math.max(9, 11 * size.scale);
+  ctx.font = font(fontSize);
+  const width = ctx.measureText(text).width;
+  const pad = 4 * size.scale;
+  const height = fontSize + 2 * pad;
+  ctx.fillStyle = box;
+  ctx.fillRect(size.width - width - 2 * pad, size.height - height, width + 2 * pad, height);
+  ctx.fillStyle = color;
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'middle';
+  ctx.fillText(text, size.width - pad, size.height - height / 2);
+}
+
+/** One image of the map, as PNG bytes. */
+export async function renderMapImage(request: RenderRequest, size: ImageSize): Promise<Buffer> {
+  registerFonts();
+  const view = frameView(request.scene.bounds, { width: size.width, height: size.height, padding: PADDING * size.scale, maxZoom: MAX_ZOOM });
+  const canvas = createCanvas(size.width, size.height);
+  const ctx = canvas.getContext('2d');
+  const drawing = request.basemap.drawing;
+  const palette = PALETTES[drawing.type === 'builtin' ? drawing.palette : 'classic'];
+  if (drawing.type === 'builtin') {
+    drawBuiltinBasemap(ctx, view, palette);
+  } else {
+    if (!request.paintTiles) throw new Error(`The basemap ${request.basemap.id} needs its tiles`);
+    ctx.fillStyle = palette.land;
+    ctx.fillRect(0, 0, size.width, size.height);
+    await request.paintTiles(ctx, view);
+  }
+  const space = new LabelSpace(size.width, size.height);
+  const labels = size.labels ? placeFeatureLabels(ctx, request.scene, view, space, size.scale) : [];
+  if (size.labels && drawing.type === 'builtin') drawBuiltinLabels(ctx, view, palette, space, size.scale);
+  await drawFeatures(ctx, request.scene, { view, scale: size.scale, markers: request.markers });
+  drawFeatureLabels(ctx, labels, size.scale);
+  drawAttribution(ctx, request.basemap.attribution, size, palette.attribution, palette.attributionBox);
+  const pixels = ctx.getImageData(0, 0, size.width, size.height);
+  return sharp(Buffer.from(pixels.data.buffer, pixels.data.byteOffset, pixels.data.byteLength), {
+    raw: { width: size.width, height: size.height, channels: 4 },
+  })
+    .removeAlpha()
+    .png({ compressionLevel: 6, adaptiveFiltering: false })
+    .toBuffer();
+}
+
+/** The static image and the thumbnail. */
+export async function renderMapImages(request: RenderRequest): Promise<{ static: Buffer; thumbnail: Buffer }> {
+  return { static: await renderMapImage(request, STATIC_IMAGE), thumbnail: await renderMapImage(request, THUMBNAIL) };
+}

@@ -1,0 +1,125 @@
+// What a static image shows of a map: its visible features, projected once to world units
+// (mercator.ts) and styled (lib/featureStyle.ts), with the bounds that frame them. Features are
+// added one at a time as they are read, so a 100,000-feature map never exists as one document.
+import { featureColor, featureTitle, isVisible, markerId, markerSymbol, strokeWidth } from '../featureStyle.js';
+import { worldX, worldY, type WorldBounds } from './mercator.js';
+
+export interface ScenePoint {
+  x: number;
+  y: number;
+  color: string;
+  symbol?: string;
+  markerId?: string;
+  title?: string;
+}
+
+export interface ScenePath {
+  /** x, y pairs in world units; a polygon has one per ring, outer ring first. */
+  parts: Float64Array[];
+  color: string;
+  width: number;
+  title?: string;
+}
+
+type Position = number[];
+type Properties = Record<string, unknown> | null | undefined;
+
+const isPosition = (value: unknown): value is Position =>
+  Array.isArray(value) && value.length >= 2 && Number.isFinite(value[0]) && Number.isFinite(value[1]);
+
+export class Scene {
+  readonly points: ScenePoint[] = [];
+  readonly lines: ScenePath[] = [];
+  readonly polygons: ScenePath[] = [];
+  private minX = Infinity;
+  private minY = Infinity;
+  private maxX = -Infinity;
+  private maxY = -Infinity;
+
+  /** The bounds of everything added, or null for an empty scene. */
+  get bounds(): WorldBounds | null {
+    return this.minX === Infinity ? null : [this.minX, this.minY, this.maxX, this.maxY];
+  }
+
+  get size(): number {
+    return this.points.length + this.lines.length + this.polygons.length;
+  }
+
+  /** Adds a GeoJSON feature (parsed); hidden features and unknown geometries are skipped. */
+  addFeature(feature: unknown): void {
+    if (typeof feature !== 'object' || feature === null) return;
+    const { geometry, properties } = feature as { geometry?: unknown; properties?: Properties };
+    if (!isVisible(properties)) return;
+    this.addGeometry(geometry, properties);
+  }
+
+  private addGeometry(geometry: unknown, properties: Properties): void {
+    if (typeof geometry !== 'object' || geometry === null) return;
+    const { type, coordinates, geometries } = geometry as { type?: string; coordinates?: unknown; geometries?: unknown };
+    const list = Array.isArray(coordinates) ? (coordinates as unknown[]) : [];
+    switch (type) {
+      case 'Point':
+        return this.addPoint(coordinates, properties);
+      case 'MultiPoint':
+        return list.forEach((position) => this.addPoint(position, properties));
+      case 'LineString':
+        return this.addPath(this.lines, [list], properties, false);
+      case 'MultiLineString':
+        return list.forEach((line) => this.addPath(this.lines, [line], properties, false));
+      case 'Polygon':
+        return this.addPath(this.polygons, list, properties, true);
+      case 'MultiPolygon':
+        return list.forEach((polygon) => this.addPath(this.polygons, Array.isArray(polygon) ? polygon : [], properties, true));
+      case 'GeometryCollection':
+        if (Array.isArray(geometries)) geometries.forEach((part) => this.addGeometry(part, properties));
+        return;
+      default:
+        return;
+    }
+  }
+
+  private addPoint(position: unknown, properties: Properties): void {
+    if (!isPosition(position)) return;
+    const x = worldX(position[0]!);
+    const y = worldY(position[1]!);
+    this.extend(x, y);
+    const point: ScenePoint = { x, y, color: featureColor(properties) };
+    const symbol = markerSymbol(properties);
+    const custom = markerId(properties);
+    const title = featureTitle(properties);
+    if (symbol) point.symbol = symbol;
+    if (custom) point.markerId = custom;
+    if (title) point.title = title;
+    this.points.push(point);
+  }
+
+  private addPath(into: ScenePath[], lines: unknown[], properties: Properties, polygon: boolean): void {
+    const parts: Float64Array[] = [];
+    for (const line of lines) {
+      if (!Array.isArray(line)) continue;
+      const part = new Float64Array(line.length * 2);
+      let count = 0;
+      for (const position of line) {
+        if (!isPosition(position)) continue;
+        const x = worldX(position[0]!);
+        const y = worldY(position[1]!);
+        part[count++] = x;
+        part[count++] = y;
+        this.extend(x, y);
+      }
+      if (count >= 4) parts.push(count === part.length ? part : part.slice(0, count));
+    }
+    if (parts.length === 0) return;
+    const path: ScenePath = { parts, color: featureColor(properties), width: strokeWidth(properties, polygon) };
+    const title = featureTitle(properties);
+    if (title) path.title = title;
+    into.push(path);
+  }
+
+  private extend(x: number, y: number): void {
+    if (x < this.minX) this.minX = x;
+    if (x > this.maxX) this.maxX = x;
+    if (y < this.minY) this.minY = y;
+    if (y > this.maxY) this.maxY = y;
+  }
+}
