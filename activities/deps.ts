@@ -1,5 +1,7 @@
 import type { Db } from '../db/connection.js';
 import type { BlobStore } from '../lib/blobs/blobStore.js';
+import type { Basemap } from '../lib/basemaps.js';
+import type { BackgroundPainter } from '../lib/render/renderMap.js';
 
 /**
  * Fault-injection points for tests (in the spirit of FoundationDB's BUGGIFY): a test can make
@@ -19,4 +21,6 @@ export interface ActivityDeps {
   /** The service's PUBLIC_URL (table imports recognise the service's own image URLs). */
   publicUrl: string;
   faults?: FaultHooks;
+  /** How the renderer draws a commercial basemap with the owner's key (fetched XYZ tiles); the render worker has it. */
+  paintTiles?: (basemap: Basemap, key: string) => BackgroundPainter;
 }

@@ -6,6 +6,7 @@ import { makeDeleteBlobs } from './deleteBlobs.js';
 import { makeDeleteUnusedMedia } from './deleteUnusedMedia.js';
 import type { ActivityDeps } from './deps.js';
 import { makeParseFile } from './parseFile.js';
+import { makeRenderMapImage } from './renderMapImage.js';
 import { makeStoreMediaUpload } from './storeMediaUpload.js';
 import { makeSweepOrphanBlobs } from './sweepOrphanBlobs.js';
 import type { ParserPool } from './parserPool.js';
@@ -33,3 +34,12 @@ export function createMediaActivities(deps: ActivityDeps) {
 export type MediaActivities = ReturnType<typeof createMediaActivities>;
 export { ParserPool } from './parserPool.js';
 export type { ActivityDeps } from './deps.js';
+
+/** The activities of the `render` task queue: a map's static image and thumbnail. */
+export function createRenderActivities(deps: ActivityDeps) {
+  return {
+    renderMapImage: makeRenderMapImage(deps),
+  };
+}
+
+export type RenderActivities = ReturnType<typeof createRenderActivities>;

@@ -28,7 +28,7 @@ const jobWaitMs = (config: Config): number | null =>
   config.processingTimeoutMs === null ? null : config.processingTimeoutMs + 30_000;
 
 /** An AbortSignal that fires when the HTTP client goes away before the answer. */
-function clientGone(ctx: Context): AbortSignal {
+export function clientGone(ctx: Context): AbortSignal {
   const controller = new AbortController();
   ctx.res.once('close', () => {
     if (!ctx.res.writableFinished) controller.abort();

@@ -3,13 +3,17 @@
 import {
   Client,
   Connection,
+  WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
   WorkflowFailedError,
+  WorkflowUpdateFailedError,
   type ConnectionLike,
+  type Workflow,
   type WorkflowHandle,
 } from '@temporalio/client';
 import { ApplicationFailure, TimeoutFailure } from '@temporalio/common';
 import { AppError, isErrorCode } from '../lib/errors.js';
+import { mapImageWorkflowId, REFRESH_IMAGE_UPDATE, WORKFLOW_TYPES, type MapImageInput, type RefreshImageAnswer } from '../lib/jobContracts.js';
 
 export interface JobGatewayOptions {
   address: string;
@@ -195,6 +199,42 @@ export class JobGateway {
       return new AppError('internal_error', 'The job failed because of an internal error; please try again.');
     }
     return new AppError('service_unavailable', UNAVAILABLE);
+  }
+
+  /**
+   * Asks the map's map-image workflow for a render (starting the workflow if none runs: an
+   * update-with-start, the signal-with-start that answers) and waits for its answer: the render
+   * done, or when the image will be refreshed (during the cool-down).
+   */
+  async refreshImage(input: MapImageInput, waitMs: number, signal?: AbortSignal): Promise<RefreshImageAnswer> {
+    const client = await this.client();
+    const startWorkflowOperation = new WithStartWorkflowOperation(WORKFLOW_TYPES.mapImage, {
+      workflowId: mapImageWorkflowId(input.mapId),
+      taskQueue: this.options.taskQueue,
+      args: [input],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    const abort = new AbortController();
+    const onClientGone = () => abort.abort();
+    signal?.addEventListener('abort', onClientGone);
+    const timer = setTimeout(() => abort.abort(), waitMs);
+    try {
+      return await client.withAbortSignal(abort.signal, () =>
+        client.workflow.executeUpdateWithStart<Workflow, RefreshImageAnswer, []>(REFRESH_IMAGE_UPDATE, { args: [], startWorkflowOperation }),
+      );
+    } catch (error) {
+      if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && isErrorCode(error.cause.type)) {
+        throw new AppError(error.cause.type, error.cause.message);
+      }
+      if (error instanceof WorkflowUpdateFailedError) throw new AppError('internal_error', 'The image could not be rendered; please try again later.');
+      if (abort.signal.aborted && !signal?.aborted) {
+        throw new AppError('processing_timeout', 'The static image was not rendered within the time limit; it will be served as soon as it is done.');
+      }
+      throw new AppError('service_unavailable', UNAVAILABLE);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onClientGone);
+    }
   }
 
   async close(): Promise<void> {

@@ -5,8 +5,9 @@ import { operation as imageUpload } from './routes/image/upload.js';
 import { operation as mapAppend } from './routes/map/append.js';
 import { operation as mapGet } from './routes/map/get.js';
 import { operation as mapList } from './routes/map/list.js';
+import { operation as mapRefreshImage } from './routes/map/refreshImage.js';
 import { operation as mapUpdate } from './routes/map/update.js';
 import { operation as mapUpload } from './routes/map/upload.js';
 import { operation as markerUpload } from './routes/marker/upload.js';
 
-export const OPERATIONS: readonly Operation[] = [mapList, mapGet, mapUpload, mapUpdate, mapAppend, imageUpload, markerUpload, basemapList];
+export const OPERATIONS: readonly Operation[] = [mapList, mapGet, mapUpload, mapUpdate, mapAppend, mapRefreshImage, imageUpload, markerUpload, basemapList];

@@ -207,3 +207,12 @@ export async function featuresInBox(db: Db, mapId: number, box: BBox, limit = 10
   const rows = await query;
   return rows.map((row) => ({ id: Number(row.feature_id), text: row.feature as string }));
 }
+
+/**
+ * The map's feature texts in its order, a page at a time: those after `afterOrdinal` (-1 for
+ * the first page), at most `limit`; a reader asks again from the last ordinal it got.
+ */
+export async function featureTextsPage(db: Db, mapId: number, afterOrdinal: number, limit: number): Promise<{ ordinal: number; text: string }[]> {
+  const rows = await db('map_features').select('ordinal', 'feature').where('map_id', mapId).andWhere('ordinal', '>', afterOrdinal).orderBy('ordinal').limit(limit);
+  return rows.map((row) => ({ ordinal: Number(row.ordinal), text: row.feature as string }));
+}

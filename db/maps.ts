@@ -265,3 +265,16 @@ export async function findMapImageByAddress(
   if (!row) return undefined;
   return { map: toRecord(row), role: (row.role ?? undefined) as MemberRole | undefined, files: jsonColumn<MapImageFiles | null>(row.image_files) };
 }
+
+/**
+ * Records a map's new image files; answers the ones they replace (for the caller to delete), or
+ * undefined when the map no longer exists (then the new files are the caller's to delete).
+ */
+export async function replaceMapImageFiles(db: Db, mapId: number, files: MapImageFiles): Promise<{ previous: MapImageFiles | null } | undefined> {
+  return db.transaction(async (trx) => {
+    const row = await trx('maps').where({ id: mapId }).forUpdate().first('image_files');
+    if (!row) return undefined;
+    await trx('maps').where({ id: mapId }).update({ image_files: JSON.stringify(files) });
+    return { previous: jsonColumn<MapImageFiles | null>(row.image_files) };
+  });
+}

@@ -28,3 +28,9 @@ export async function deleteProviderKey(db: Db, userId: number, kind: ProviderKi
   const deleted = await db('provider_keys').where({ user_id: userId, provider: kind }).delete().returning('provider');
   return deleted.length > 0;
 }
+
+/** The user's key of this kind, or undefined. */
+export async function findProviderKey(db: Db, userId: number, kind: ProviderKind): Promise<string | undefined> {
+  const row = await db('provider_keys').where({ user_id: userId, provider: kind }).first('key');
+  return row?.key as string | undefined;
+}

@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   invalid_arguments: 'An argument is missing, has the wrong type or a value that is not allowed.',
   map_not_found: 'No map with this id exists, or the caller may not see it.',
   media_not_found: 'No image or marker file is at this URL, or the caller may not see it (HTTP 404, from /images/… and /markers/…).',
+  basemap_not_found: 'No built-in basemap style, tile or font file is at this URL (HTTP 404, from /basemaps/…).',
   permission_denied: 'The caller may see the map but not make this change (only the owner changes visibility and the short name).',
   idempotency_key_reused: 'The Idempotency-Key was already used for a different request (another operation, map, arguments or file).',
   map_too_large: 'The map would be larger than a map may be (64 MB of GeoJSON text).',
@@ -55,6 +56,9 @@ export const ERROR_CODES = {
   email_taken: 'Another account already uses this e-mail address.',
   user_not_found: 'No account has this username.',
   key_not_found: 'The account has no active API key with this prefix.',
+  provider_key_missing: 'The map is on a commercial basemap and its owner has not added a provider key of the kind it needs; the message says which and where.',
+  provider_key_refused: 'The provider of the map\'s commercial basemap refused the owner\'s provider key (HTTP 401 or 403); the message names the provider kind.',
+  basemap_unavailable: 'The tiles of the map\'s commercial basemap could not be fetched (the provider did not answer in time); the image can be refreshed later.',
   invalid_provider_key: 'A provider key is not of the form its provider kind needs (the map platform needs a public token starting "pk.").',
 } as const;
 

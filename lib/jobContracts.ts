@@ -75,6 +75,8 @@ export interface UploadMapInput {
   settings: MapSettingsInput;
   /** null: no limit (enterprise). */
   processingTimeoutMs: number | null;
+  /** How the new map's first image is rendered once it exists (absent: not rendered). */
+  image?: Pick<MapImageInput, 'renderTaskQueue' | 'spacingMs'>;
 }
 
 export interface UploadMapResult {
@@ -165,7 +167,40 @@ export interface MediaCleanupResult {
   markers: string[];
 }
 
+export interface RenderMapImageInput {
+  mapId: number;
+}
+
+/** What a render did: the new image's time, or nothing because the map no longer exists. */
+export type RenderMapImageResult = { rendered: true; renderedAt: string } | { rendered: false; reason: 'map_gone' };
+
+/** The one workflow per map that renders its static image (`map-image:<id>`). */
+export interface MapImageInput {
+  mapId: number;
+  /** The `render` task queue, where the renderer activity runs. */
+  renderTaskQueue: string;
+  /** The least time between two counted renders (map/refresh_image, web saves). */
+  spacingMs: number;
+  /** Render at once, without starting the cool-down: a new map's first image (map/upload). */
+  initialRender?: boolean;
+  /** Carried across continue-as-new: when the cool-down ends (epoch ms), and a render asked for during it. */
+  coolDownUntil?: number | null;
+  pending?: boolean;
+  /** Continue as new after a render once the history has this many events. */
+  historyLimit?: number;
+}
+
+/** The answer of a refresh: rendered now, or coalesced into the render at the cool-down's end. */
+export type RefreshImageAnswer = { refreshed: true; renderedAt: string } | { refreshed: false; nextRenderAt: number };
+
+export const REFRESH_IMAGE_UPDATE = 'refreshImage';
+/** A render asked for without waiting for it (web saves). */
+export const REQUEST_IMAGE_SIGNAL = 'requestImage';
+
+export const mapImageWorkflowId = (mapId: number): string => `map-image:${mapId}`;
+
 export const WORKFLOW_TYPES = {
+  mapImage: 'mapImage',
   uploadMap: 'uploadMap',
   appendMap: 'appendMap',
   uploadMedia: 'uploadMedia',

@@ -45,3 +45,18 @@ export function maskedProviderKey(key: string): string {
   if (key.length < 16) return `…${key.slice(-2)}`;
   return `${key.slice(0, key.startsWith('pk.') ? 6 : 3)}…${key.slice(-4)}`;
 }
+
+/**
+ * Why a map on a commercial basemap cannot be drawn on it: the key its owner must add, and where
+ * (the settings page; until it exists, the operator command).
+ */
+export function missingProviderKeyError(basemap: { name: string; providerKind: ProviderKind }, ownerUsername: string): AppError {
+  const kind = basemap.providerKind;
+  const form = kind === 'map_platform' ? 'a public token starting with "pk."' : 'an API key';
+  return new AppError(
+    'provider_key_missing',
+    `This map uses the basemap "${basemap.name}", which needs the owner's ${PROVIDER_KIND_LABELS[kind]} key (${form}). ` +
+      `Add it under Settings → Map provider keys (an operator can run: npm run --silent admin -- set-provider-key --username ${ownerUsername} --kind ${kind} --key <key>), ` +
+      'or move the map to a built-in basemap (classic, light or dark) with map/update.',
+  );
+}

@@ -15,7 +15,7 @@ import { openDatabase } from '../db/open.js';
 import { openBlobStore } from '../lib/blobs/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { waitFor } from '../lib/waitFor.js';
-import { createWorkers } from '../workers/createWorker.js';
+import { createWorkers, tilePaintingOf } from '../workers/createWorker.js';
 import { workerLogger } from '../workers/logger.js';
 import { ensureSchedules, mediaCleanupRunner } from '../workers/schedules.js';
 import { removeEmbeddedState, writeEmbeddedState } from './embeddedState.js';
@@ -55,14 +55,15 @@ async function main(): Promise<void> {
   // The API starts its jobs on the worker's connection: eagerly, with the first workflow task handed straight to the worker.
   const jobs = new JobGateway({ address, namespace: config.temporalNamespace, taskQueue: config.taskQueue, sharedConnection: connection });
   await waitFor('the Temporal namespace', () => jobs.ping(), 60_000);
-  // The embedded worker polls both task queues: the maps' and the media's.
+  // The embedded worker polls all three task queues: the maps', the media's and the renderer's.
   const worker = await createWorkers({
     connection,
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
     mediaTaskQueue: config.mediaTaskQueue,
-    queues: ['maps', 'media'],
-    deps: { db, blobs, publicUrl: config.publicUrl },
+    renderTaskQueue: config.renderTaskQueue,
+    queues: ['maps', 'media', 'render'],
+    deps: { db, blobs, publicUrl: config.publicUrl, paintTiles: tilePaintingOf(config) },
   });
   const workerDone = worker.run();
   await ensureSchedules(await jobs.client(), config);

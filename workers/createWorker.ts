@@ -1,10 +1,13 @@
 // Builds the workers over the given dependencies: one for the `maps` task queue (every workflow,
 // the import activities; the workflow code is bundled from workflows/index.ts or taken from a
 // prebuilt bundle), one for the `media` task queue (image and marker processing, the cleanup of
-// unused media; activities only).
+// unused media; activities only), one for the `render` task queue (static map images).
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import { createActivities, createMediaActivities, ParserPool, type ActivityDeps } from '../activities/index.js';
+import { createActivities, createMediaActivities, createRenderActivities, ParserPool, type ActivityDeps } from '../activities/index.js';
+import type { Config, WorkerQueue } from '../lib/config.js';
+import { TileCache } from '../lib/render/tileCache.js';
+import { tilePainting } from '../lib/render/xyzBackground.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -71,12 +74,26 @@ export async function createMediaWorker(options: MediaWorkerOptions): Promise<Ru
   return { run: () => worker.run(), shutdown: () => worker.shutdown() };
 }
 
+export async function createRenderWorker(options: MediaWorkerOptions): Promise<RunningWorker> {
+  const worker = await Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    activities: createRenderActivities(options.deps),
+    // Drawing is CPU-bound (canvas and PNG encoding off the event loop): two at a time.
+    maxConcurrentActivityTaskExecutions: 2,
+    shutdownGraceTime: '10 seconds',
+  });
+  return { run: () => worker.run(), shutdown: () => worker.shutdown() };
+}
+
 export interface WorkersOptions extends Omit<MapsWorkerOptions, 'taskQueue'> {
   /** The `maps` task queue's name. */
   taskQueue: string;
   mediaTaskQueue: string;
+  renderTaskQueue: string;
   /** Which task queues this process polls. */
-  queues: readonly ('maps' | 'media')[];
+  queues: readonly WorkerQueue[];
 }
 
 /** The workers of this process, one per task queue it polls, run and stopped together. */
@@ -84,6 +101,7 @@ export async function createWorkers(options: WorkersOptions): Promise<RunningWor
   const workers: RunningWorker[] = [];
   if (options.queues.includes('maps')) workers.push(await createMapsWorker(options));
   if (options.queues.includes('media')) workers.push(await createMediaWorker({ ...options, taskQueue: options.mediaTaskQueue }));
+  if (options.queues.includes('render')) workers.push(await createRenderWorker({ ...options, taskQueue: options.renderTaskQueue }));
   return {
     run: async () => {
       await Promise.all(workers.map((worker) => worker.run()));
@@ -91,3 +109,7 @@ export async function createWorkers(options: WorkersOptions): Promise<RunningWor
     shutdown: () => workers.forEach((worker) => worker.shutdown()),
   };
 }
+
+/** How this process's renderer fetches commercial basemap tiles: one cache per process. */
+export const tilePaintingOf = (config: Config) =>
+  tilePainting({ cache: new TileCache({ dir: config.tileCacheDir, maxBytes: config.tileCacheMaxBytes }), timeoutMs: config.tileTimeoutMs });

@@ -1,12 +1,12 @@
 // The worker entry point of the scaled-out shape: polls the task queues WORKER_QUEUES names
-// (`maps`, `media` or both, the default). Needs DATABASE_URL and TEMPORAL_ADDRESS, and the same
+// (`maps`, `media`, `render`; all three by default). Needs DATABASE_URL and TEMPORAL_ADDRESS, and the same
 // blob storage as the API.
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { openDatabase } from '../db/open.js';
 import { openBlobStore } from '../lib/blobs/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
-import { createWorkers } from './createWorker.js';
+import { createWorkers, tilePaintingOf } from './createWorker.js';
 import { workerLogger } from './logger.js';
 import { ensureSchedules } from './schedules.js';
 
@@ -23,14 +23,16 @@ async function main(): Promise<void> {
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
     mediaTaskQueue: config.mediaTaskQueue,
+    renderTaskQueue: config.renderTaskQueue,
     queues: config.workerQueues,
-    deps: { db, blobs: openBlobStore(config), publicUrl: config.publicUrl },
+    deps: { db, blobs: openBlobStore(config), publicUrl: config.publicUrl, paintTiles: tilePaintingOf(config) },
   });
   const clientConnection = await Connection.connect({ address: config.temporalAddress });
   await ensureSchedules(new Client({ connection: clientConnection, namespace: config.temporalNamespace }), config);
   await clientConnection.close();
-  const names = config.workerQueues.map((queue) => (queue === 'maps' ? config.taskQueue : config.mediaTaskQueue));
-  console.log(`Worker polling task queue${names.length > 1 ? 's' : ''} ${names.map((n) => `"${n}"`).join(' and ')} on ${config.temporalAddress}`);
+  const queueNames = { maps: config.taskQueue, media: config.mediaTaskQueue, render: config.renderTaskQueue };
+  const names = config.workerQueues.map((queue) => `"${queueNames[queue]}"`);
+  console.log(`Worker polling task queue${names.length > 1 ? 's' : ''} ${names.join(', ')} on ${config.temporalAddress}`);
   // The SDK stops the worker on SIGINT/SIGTERM; run() resolves once in-flight work is done.
   await worker.run();
   await connection.close();

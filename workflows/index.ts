@@ -2,6 +2,7 @@
 // names) are a persisted contract.
 export { appendMap } from './appendMap.js';
 export { cleanup } from './cleanup.js';
+export { mapImage } from './mapImage.js';
 export { mediaCleanup } from './mediaCleanup.js';
 export { uploadMap } from './uploadMap.js';
 export { uploadMedia } from './uploadMedia.js';

@@ -20,6 +20,8 @@ import { createApiKey, createUser, verifyEmail } from '../../lib/accounts.js';
 import { LocalBlobStore } from '../../lib/blobs/localBlobStore.js';
 import { loadConfig, type Config } from '../../lib/config.js';
 import { freePort } from '../../scripts/freePort.js';
+import { TileCache } from '../../lib/render/tileCache.js';
+import { tilePainting, type TileSettings } from '../../lib/render/xyzBackground.js';
 import { createWorkers, type RunningWorker } from '../../workers/createWorker.js';
 import { accountRepository } from '../../db/accounts.js';
 
@@ -53,12 +55,16 @@ export interface TestServiceOptions {
   config?: Partial<Config>;
   /** false: no worker polls the task queue. */
   worker?: boolean;
+  /** false: no worker polls the render task queue (a map's image stays the placeholder). */
+  renderWorker?: boolean;
   /** Overrides the Temporal address (e.g. a closed port). */
   temporalAddress?: string;
   noWorkerAfterMs?: number;
   faults?: FaultHooks;
   /** Turns for large map reads (default: the service's). */
   largeReads?: Turns;
+  /** How commercial basemap tiles are fetched (tests point the URL at a local tile server). */
+  tiles?: Partial<TileSettings>;
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -71,6 +77,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     publicUrl: `http://127.0.0.1:${port}`,
     taskQueue: `test-${randomUUID()}`,
     mediaTaskQueue: `test-media-${randomUUID()}`,
+    renderTaskQueue: `test-render-${randomUUID()}`,
     ...options.config,
   };
   const address = options.temporalAddress ?? inject('temporalAddress');
@@ -88,8 +95,15 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       namespace: config.temporalNamespace,
       taskQueue: config.taskQueue,
       mediaTaskQueue: config.mediaTaskQueue,
-      queues: ['maps', 'media'],
-      deps: { db, blobs, publicUrl: config.publicUrl, faults: options.faults },
+      renderTaskQueue: config.renderTaskQueue,
+      queues: options.renderWorker === false ? ['maps', 'media'] : ['maps', 'media', 'render'],
+      deps: {
+        db,
+        blobs,
+        publicUrl: config.publicUrl,
+        faults: options.faults,
+        paintTiles: tilePainting({ cache: new TileCache({ dir: config.tileCacheDir, maxBytes: config.tileCacheMaxBytes }), timeoutMs: config.tileTimeoutMs, ...options.tiles }),
+      },
       workflowBundle: { codePath: inject('workflowBundlePath') },
     });
     workerDone = worker.run();

@@ -8,7 +8,8 @@ import { startTestService, type TestService } from './harness.js';
 let service: TestService;
 let owner: { key: string; username: string; userId: number };
 beforeAll(async () => {
-  service = await startTestService();
+  // No renderer: the images here are the placeholder and files the test writes itself.
+  service = await startTestService({ renderWorker: false });
   owner = await service.newUser();
 });
 afterAll(() => service.stop());

@@ -63,6 +63,7 @@ export const operation = defineOperation(import.meta.url, {
         shortName: args.short_name,
       },
       processingTimeoutMs: deps.config.processingTimeoutMs,
+      image: { renderTaskQueue: deps.config.renderTaskQueue, spacingMs: deps.config.imageRefreshSpacingMs },
     };
     const result = await runFileJob<UploadMapResult>(ctx, deps, {
       operation: 'map/upload',
