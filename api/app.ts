@@ -1,6 +1,7 @@
 // Builds the Koa application: /api/1/ operations (always HTTP 200, JSON, errors as
 // {"error", "error_code"}), the stored images and markers (/images/…, /markers/…), maps' static
-// images ({map url}/static.png, /thumbnail.png), /healthz,
+// images ({map url}/static.png, /thumbnail.png), the built-in basemaps for the browser
+// (/basemaps/…: styles, vector tiles, the labels' font), /healthz,
 // /openapi.json and the loopback-only operator endpoint.
 import Router from '@koa/router';
 import Koa from 'koa';
@@ -13,6 +14,7 @@ import { drainOnError } from './middleware/drainOnError.js';
 import { apiErrors, type Logger } from './middleware/errors.js';
 import { headerArgs } from './middleware/headerArgs.js';
 import { jsonArgs } from './middleware/jsonArgs.js';
+import { mountBasemapFiles } from './basemapFiles.js';
 import { mountMapImages } from './mapImages.js';
 import { mountMediaFiles } from './mediaFiles.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -99,6 +101,8 @@ export function createApp(given: Omit<ApiDeps, 'largeReads'> & Partial<Pick<ApiD
   router.get('/openapi.json', (ctx) => {
     ctx.body = openApi ??= buildOpenApiDocument(deps.config.publicUrl);
   });
+  // Before the map routes: /basemaps/… is never an owner's map.
+  mountBasemapFiles(router, deps.config.publicUrl);
   mountMediaFiles(router, deps.db, deps.blobs);
   mountMapImages(router, deps.db, deps.blobs);
   options.extraRoutes?.(router);

@@ -18,7 +18,7 @@ export interface FileToAnswer {
 }
 
 /** The If-None-Match header names this ETag (or is *). */
-function matches(header: string, etag: string): boolean {
+export function matches(header: string, etag: string): boolean {
   return header.split(',').some((tag) => {
     const value = tag.trim().replace(/^W\//, '');
     return value === '*' || value === etag;

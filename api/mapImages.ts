@@ -1,7 +1,7 @@
 // A map's static image and thumbnail at its address: GET and HEAD of
 // `{map url}/static.png` (1200×630) and `{map url}/thumbnail.png` (400×300), for everyone who may
 // see the map (API clients send their key; others get 404, as for a map that does not exist).
-// The renderer (issue 11) replaces the image under the same URL when a map is refreshed, so the
+// The renderer (activities/renderMapImage.ts) replaces the image under the same URL when a map is refreshed, so the
 // answer is revalidated every time (`no-cache`) with an ETag that names the stored file: a 304
 // costs one small query. Until a map's first image exists a placeholder is served, so embeds
 // and map lists never show a broken image.

@@ -1,9 +1,9 @@
 // The basemap catalogue: every basemap a map can name, what `basemap/list` answers and
 // `map/update` accepts. Built-in basemaps (`classic`, the default, `light`, `dark`) are drawn by
-// the service from Natural Earth data it ships (the renderer and the browser's vector tiles, a
-// later step of issue 11), so a map shows with no internet and no key. Commercial basemaps are XYZ
-// raster tiles fetched with the map owner's provider key for the basemap's provider kind (the
-// four kinds of the spec's provider keys page).
+// the service from Natural Earth data it ships (lib/render/builtinBasemap.ts for the static image,
+// lib/basemapTiles/ and lib/basemapStyles.ts for the browser), so a map shows with no internet and
+// no key. Commercial basemaps are XYZ raster tiles fetched with the map owner's provider key for
+// the basemap's provider kind (the four kinds of the spec's provider keys page).
 
 /** The spec's provider kinds: vector/raster map platform (a public token, `pk.…`), location platform, GIS platform, tile provider. */
 export const PROVIDER_KINDS = ['map_platform', 'location_platform', 'gis_platform', 'tile_provider'] as const;

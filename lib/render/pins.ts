@@ -107,6 +107,7 @@ export function pinFor(symbol: string | undefined, color: string, scale: number)
   if (!pin) {
     if (pins.size >= MAX_CACHED) pins.clear();
     pin = makePin(symbol, color, scale);
+    pin.catch(() => pins.delete(key)); // a failure is not kept: the next image tries again
     pins.set(key, pin);
   }
   return pin;

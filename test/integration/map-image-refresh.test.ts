@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
-import sharp from 'sharp';
+import sharp, { type OutputInfo } from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { saveProviderKey } from '../../db/providerKeys.js';
 import { mapImageWorkflowId } from '../../lib/jobContracts.js';
@@ -79,7 +79,7 @@ const picture = async (mapPath: string, name: 'static' | 'thumbnail', key = owne
 };
 
 /** How many pixels are within a small distance of the colour. */
-function pixelsOf(image: { data: Buffer; info: sharp.OutputInfo }, [r, g, b]: [number, number, number]): number {
+function pixelsOf(image: { data: Buffer; info: OutputInfo }, [r, g, b]: [number, number, number]): number {
   let count = 0;
   for (let i = 0; i < image.data.length; i += image.info.channels) {
     if (Math.abs(image.data[i]! - r) + Math.abs(image.data[i + 1]! - g) + Math.abs(image.data[i + 2]! - b) < 24) count++;
@@ -115,6 +115,18 @@ describe('map/refresh_image', () => {
     const thumbnail = await picture(path, 'thumbnail');
     expect([thumbnail.info.width, thumbnail.info.height]).toEqual([400, 300]);
     expect(pixelsOf(thumbnail, [0xe0, 0x10, 0x10])).toBeGreaterThan(100);
+  });
+
+  it('draws custom markers from their stored images', async () => {
+    const icon = await sharp({ create: { width: 128, height: 128, channels: 4, background: '#ff00ffff' } }).png().toBuffer();
+    const marker = await service.send('marker/upload', owner.key, { file_type: 'png' }, icon);
+    expect(marker.error).toBeUndefined();
+    const { id, path } = await upload({
+      type: 'FeatureCollection',
+      features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [10, 50] }, properties: { marker_id: marker.marker_id } }],
+    });
+    await waitForRender(id, null);
+    expect(pixelsOf(await picture(path, 'static'), [0xff, 0x00, 0xff])).toBeGreaterThanOrEqual(30 * 30);
   });
 
   it('renders at once, then answers during the cool-down and coalesces those calls into one render at its end', async () => {
