@@ -217,21 +217,32 @@ export class JobGateway {
     const abort = new AbortController();
     const onClientGone = () => abort.abort();
     signal?.addEventListener('abort', onClientGone);
+    let stage: 'accept' | 'render' = 'accept';
+    // No workflow worker accepts the update within this time: no worker runs (the update would wait for one).
+    const noWorker = setTimeout(() => stage === 'accept' && abort.abort(), this.options.noWorkerAfterMs ?? 15_000);
     const timer = setTimeout(() => abort.abort(), waitMs);
     try {
-      return await client.withAbortSignal(abort.signal, () =>
-        client.workflow.executeUpdateWithStart<Workflow, RefreshImageAnswer, []>(REFRESH_IMAGE_UPDATE, { args: [], startWorkflowOperation }),
-      );
+      return await client.withAbortSignal(abort.signal, async () => {
+        const update = await client.workflow.startUpdateWithStart<Workflow, RefreshImageAnswer, []>(REFRESH_IMAGE_UPDATE, {
+          args: [],
+          waitForStage: 'ACCEPTED',
+          startWorkflowOperation,
+        });
+        stage = 'render';
+        return update.result();
+      });
     } catch (error) {
       if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && isErrorCode(error.cause.type)) {
         throw new AppError(error.cause.type, error.cause.message);
       }
       if (error instanceof WorkflowUpdateFailedError) throw new AppError('internal_error', 'The image could not be rendered; please try again later.');
       if (abort.signal.aborted && !signal?.aborted) {
+        if (stage === 'accept') throw new AppError('service_unavailable', 'No worker is processing jobs right now; please try again later.');
         throw new AppError('processing_timeout', 'The static image was not rendered within the time limit; it will be served as soon as it is done.');
       }
       throw new AppError('service_unavailable', UNAVAILABLE);
     } finally {
+      clearTimeout(noWorker);
       clearTimeout(timer);
       signal?.removeEventListener('abort', onClientGone);
     }

@@ -198,6 +198,24 @@ describe('map/refresh_image', () => {
     expect(pixelsOf(image, [0xff, 0x88, 0x00])).toBeGreaterThan(1200 * 630 * 0.5);
   });
 
+  it('answers service_unavailable when no worker takes the refresh up', async () => {
+    const idle = await startTestService({ worker: false, noWorkerAfterMs: 1_500 });
+    try {
+      const user = await idle.newUser();
+      const map = await idle.send('map/upload', user.key, { file_type: 'empty', visibility: 'public' });
+      // The upload needs a worker too: the map is made directly.
+      expect(map.error_code).toBe('service_unavailable');
+      await idle.db('maps').insert({ owner_id: user.userId, short_name: 'idle', title: 'Idle', description: '', basemap: 'classic', visibility: 'public', head: '{}' });
+      const { id } = await idle.db('maps').where({ owner_id: user.userId }).first('id');
+      const started = Date.now();
+      const answer = await idle.call('map/refresh_image', user.key, { map_id: id });
+      expect(answer).toMatchObject({ error_code: 'service_unavailable', error: 'No worker is processing jobs right now; please try again later.' });
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      await idle.stop();
+    }
+  });
+
   it('continues as new when its history grows, and keeps answering', async () => {
     const { id } = await upload(geojson('#303030'));
     await waitForRender(id, null);
