@@ -49,19 +49,21 @@ function drawPaths(ctx: SKRSContext2D, view: View, paths: readonly ScenePath[], 
   }
 }
 
-/** The pins the scene's points need, made (or found) before drawing starts. */
+/** The pins the scene's points need, made (or found) before drawing starts: one per icon and colour. */
 async function pinsOf(points: readonly ScenePoint[], drawing: FeatureDrawing): Promise<Map<ScenePoint, Pin>> {
-  const found = new Map<ScenePoint, Pin>();
+  const keyOf = (point: ScenePoint) => `${point.symbol ?? ''}|${point.color}`;
   const byKey = new Map<string, Promise<Pin>>();
   for (const point of points) {
     if (point.markerId && drawing.markers.has(point.markerId)) continue;
-    const key = `${point.symbol ?? ''}|${point.color}`;
-    let pin = byKey.get(key);
-    if (!pin) {
-      pin = pinFor(point.symbol, point.color, drawing.scale);
-      byKey.set(key, pin);
-    }
-    found.set(point, await pin);
+    const key = keyOf(point);
+    if (!byKey.has(key)) byKey.set(key, pinFor(point.symbol, point.color, drawing.scale));
+  }
+  const made = new Map<string, Pin>();
+  await Promise.all([...byKey].map(async ([key, pin]) => made.set(key, await pin)));
+  const found = new Map<ScenePoint, Pin>();
+  for (const point of points) {
+    const pin = made.get(keyOf(point));
+    if (pin && !(point.markerId && drawing.markers.has(point.markerId))) found.set(point, pin);
   }
   return found;
 }
