@@ -55,7 +55,7 @@ export default defineConfig([
   js.configs.recommended,
   { ignores: ['web/**'], languageOptions: { globals: { ...globals.node } } },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     extends: [tseslint.configs.recommended],
     rules: {
       // `_`-prefixed names are deliberately unused (callback parameters, rest-omitted fields).
@@ -73,6 +73,18 @@ export default defineConfig([
   {
     files: ['web/**'],
     languageOptions: { globals: { ...globals.browser } },
+  },
+  // web/ is browser code (its pages are also rendered on the server): HTTP only, no server packages.
+  {
+    files: ['web/**/*.ts', 'web/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': bans(
+        database,
+        koa,
+        nodeBuiltins,
+        group(['@temporalio/client', '@temporalio/worker', '@temporalio/workflow', '@temporalio/activity'], 'web/ talks to the service over HTTP only.'),
+      ),
+    },
   },
 
   // ---- Import boundaries ----

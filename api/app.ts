@@ -16,6 +16,7 @@ import { headerArgs } from './middleware/headerArgs.js';
 import { jsonArgs } from './middleware/jsonArgs.js';
 import { mountBasemapFiles } from './basemapFiles.js';
 import { mountMapImages } from './mapImages.js';
+import { mountWeb, notFoundPage } from './web/index.js';
 import { mountMediaFiles } from './mediaFiles.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { OPERATIONS } from './operations.js';
@@ -103,10 +104,12 @@ export function createApp(given: Omit<ApiDeps, 'largeReads'> & Partial<Pick<ApiD
   });
   // Before the map routes: /basemaps/… is never an owner's map.
   mountBasemapFiles(router, deps.config.publicUrl);
+  mountWeb(router, deps);
   mountMediaFiles(router, deps.db, deps.blobs);
   mountMapImages(router, deps.db, deps.blobs);
   options.extraRoutes?.(router);
 
+  app.use(notFoundPage);
   app.use(api.routes());
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -40,7 +40,7 @@ async function readMap(service: BenchService, mapId: number): Promise<number> {
     body: JSON.stringify({ map_id: mapId }),
   });
   let bytes = 0;
-  for await (const chunk of response.body as AsyncIterable<Uint8Array>) bytes += chunk.byteLength;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.byteLength;
   return bytes;
 }
 

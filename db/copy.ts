@@ -95,7 +95,7 @@ async function copyIntoPglite(trx: Knex.Transaction, prefix: Buffer, lines: RowL
   let bytes = 0;
   const send = async () => {
     try {
-      await pglite.query(copyFeaturesSql(`'/dev/blob'`), [], { blob: new Blob(parts) });
+      await pglite.query(copyFeaturesSql(`'/dev/blob'`), [], { blob: new Blob(parts as Uint8Array<ArrayBuffer>[]) });
     } catch (error) {
       throw translateDbError(error);
     }

@@ -24,12 +24,22 @@ export interface AccountRepository {
   deleteProviderKey(userId: number, kind: ProviderKind): Promise<boolean>;
 }
 
+/**
+ * Names a username cannot be: a map's address is /{username}/{short name}, so these would be
+ * shadowed by the service's own pages and files (or shadow them).
+ */
+export const RESERVED_USERNAMES: ReadonlySet<string> = new Set([
+  'api', 'internal', 'images', 'markers', 'basemaps', 'assets', 'embed', 'oembed', 'static', 'healthz', 'openapi.json',
+  'signup', 'login', 'logout', 'verify', 'reset', 'settings', 'explore', 'maps', 'my', 'new', 'admin', 'about', 'help',
+]);
+
 export const usernameSchema = z
   .string()
   .regex(
     /^[A-Za-z0-9][A-Za-z0-9_-]{1,39}$/,
     'a username has 2 to 40 letters, digits, "-" or "_" and starts with a letter or digit',
-  );
+  )
+  .refine((name) => !RESERVED_USERNAMES.has(name.toLowerCase()), 'this username is reserved for the service\'s own pages');
 
 const newUserSchema = z.object({
   username: usernameSchema,

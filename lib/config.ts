@@ -43,6 +43,8 @@ const envSchema = z.object({
     .string()
     .refine((value) => durationMs(value) !== undefined, 'must be a duration such as 30m, 24h or 7d')
     .default('24h'),
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.string().min(3).optional(),
   DEPLOYMENT: z.enum(['standard', 'enterprise']).default('standard'),
   MAX_UPLOAD_MB: positiveInt.default(15),
   PROCESSING_TIMEOUT_SECONDS: positiveInt.default(120),
@@ -90,6 +92,10 @@ export interface Config {
   tileTimeoutMs: number;
   /** How long media no map uses is kept before the cleanup deletes it (from its upload, or from when a map let go of it). */
   mediaGraceMs: number;
+  /** Unset: every message is written to DATA_DIR/outbox/ as an .eml file and its link logged. */
+  smtpUrl: string | undefined;
+  /** The sender of the service's e-mail. */
+  mailFrom: string;
   deployment: 'standard' | 'enterprise';
   /** null: no limit (enterprise). */
   maxUploadBytes: number | null;
@@ -133,6 +139,8 @@ export function loadConfig(env: Env = process.env): Config {
     tileCacheMaxBytes: e.TILE_CACHE_MAX_MB * MB,
     tileTimeoutMs: durationMs(e.TILE_TIMEOUT)!,
     mediaGraceMs: durationMs(e.MEDIA_GRACE)!,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `Maps <no-reply@${new URL(e.PUBLIC_URL ?? 'http://localhost').hostname}>`,
     deployment: e.DEPLOYMENT,
     maxUploadBytes: enterprise ? null : e.MAX_UPLOAD_MB * MB,
     processingTimeoutMs: enterprise ? null : e.PROCESSING_TIMEOUT_SECONDS * 1000,

@@ -59,6 +59,9 @@ export const ERROR_CODES = {
   provider_key_missing: 'The map is on a commercial basemap and its owner has not added a provider key of the kind it needs; the message says which and where.',
   provider_key_refused: 'The provider of the map\'s commercial basemap refused the owner\'s provider key (HTTP 401 or 403); the message names the provider kind.',
   basemap_unavailable: 'The tiles of the map\'s commercial basemap could not be fetched (the provider did not answer in time); the image can be refreshed later.',
+  invalid_credentials: 'The username or e-mail address and the password of a log-in do not match an account.',
+  invalid_token: 'A verification or password-reset link was used already, expired or is incomplete.',
+  rate_limited: 'Too many log-in, sign-up or reset attempts from this address or for this account; the message says when to try again.',
   invalid_provider_key: 'A provider key is not of the form its provider kind needs (the map platform needs a public token starting "pk.").',
 } as const;
 

@@ -78,7 +78,7 @@ describe('compressed bodies: one rule for JSON and file operations', () => {
   it('decodes compressed files the same way, counts the limit in decoded bytes, and refuses corrupt ones', async () => {
     const geojson = JSON.stringify(featureCollection(3));
     const args = JSON.stringify({ file_type: 'geojson', visibility: 'private' });
-    const upload = (body: Uint8Array, encoding: string) =>
+    const upload = (body: Uint8Array<ArrayBuffer>, encoding: string) =>
       post('/api/1/map/upload', { headers: { ...auth(), 'service-api-arg': args, 'content-encoding': encoding }, body });
     const ok = await upload(gzipSync(geojson), 'gzip');
     expect(ok.body.import).toEqual({ features: 3, skipped: [] });

@@ -148,7 +148,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
           ...(args === undefined ? {} : { 'service-api-arg': typeof args === 'string' ? args : JSON.stringify(args) }),
           ...headers,
         },
-        body: file,
+        body: file as string | Uint8Array<ArrayBuffer> | undefined,
       });
       if (response.status !== 200) throw new Error(`HTTP ${response.status} from ${op}`);
       return (await response.json()) as Answer;

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import { ReadableStream } from 'node:stream/web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, featureCollection, type TestService } from './harness.js';
 

@@ -1,0 +1,181 @@
+// The account pages: sign up, verify, log in and out, reset a password, and the profile part of
+// the settings. Forms post back to the same address; a refusal shows the form again with the
+// message and the status it means.
+import type Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import { h } from 'preact';
+import { AppError, type ErrorCode } from '../../lib/errors.js';
+import {
+  changeEmail,
+  limitRate,
+  logIn,
+  logOut,
+  openSession,
+  RATE_LIMITS,
+  requestPasswordReset,
+  resendVerification,
+  resetPassword,
+  signUp,
+  verifyEmailToken,
+  type WebAccountDeps,
+} from '../../lib/webAccounts.js';
+import { CheckMailPage, LogInPage, MessagePage, ResetFormPage, ResetRequestPage, SignUpPage } from '../../web/pages/accountPages.js';
+import { SettingsPage } from '../../web/pages/settingsPage.js';
+import { answerPage } from './pageAnswer.js';
+import { csrfToken } from './security.js';
+import { sessionTokenOf, setSessionCookie, type WebState } from './session.js';
+
+const STATUS: Partial<Record<ErrorCode, number>> = {
+  invalid_arguments: 400,
+  invalid_credentials: 401,
+  invalid_token: 400,
+  username_taken: 409,
+  email_taken: 409,
+  rate_limited: 429,
+};
+
+/** The form's fields as strings ('' when missing or not text). */
+function fields(ctx: Context): Record<string, string> {
+  const body = ((ctx.request as { body?: unknown }).body ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(body).map(([key, value]) => [key, typeof value === 'string' ? value : '']));
+}
+
+/** Runs a form's action; an AppError shows the form again with its message. */
+async function attempt(ctx: Context, action: () => Promise<void>, again: (error: string) => Parameters<typeof answerPage>[1]): Promise<void> {
+  try {
+    await action();
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    answerPage(ctx, { ...again(error.message), status: STATUS[error.code] ?? 400 });
+  }
+}
+
+/** A local path to go on to after logging in; anything else goes to the settings. */
+const localPath = (value: string | undefined): string => (value && /^\/(?![/\\])/.test(value) ? value : '/settings');
+
+const viewerOf = (ctx: Context) => (ctx.state as WebState).viewer;
+
+export function mountAccountRoutes(router: Router, deps: WebAccountDeps, form: Middleware[]): void {
+  router.get('/signup', (ctx) => answerPage(ctx, { title: 'Sign up', body: h(SignUpPage, { csrf: csrfToken(ctx) }) }));
+  router.post('/signup', ...form, async (ctx) => {
+    const { username = '', email = '', password = '' } = fields(ctx);
+    await attempt(
+      ctx,
+      async () => {
+        await limitRate(deps.web, RATE_LIMITS.signupPerIp, ctx.ip);
+        const user = await signUp(deps, { username: username.trim(), email: email.trim(), password });
+        setSessionCookie(ctx, await openSession(deps.web, user.id));
+        (ctx.state as WebState).viewer = user;
+        answerPage(ctx, { status: 201, title: 'Check your e-mail', body: h(CheckMailPage, { email: user.email }) });
+      },
+      (error) => ({ title: 'Sign up', body: h(SignUpPage, { csrf: csrfToken(ctx), username, email, error }) }),
+    );
+  });
+
+  router.get('/verify', async (ctx) => {
+    const token = typeof ctx.query.token === 'string' ? ctx.query.token : '';
+    await attempt(
+      ctx,
+      async () => {
+        const user = await verifyEmailToken(deps, token);
+        answerPage(ctx, {
+          title: 'E-mail address verified',
+          body: h(MessagePage, {
+            heading: 'E-mail address verified',
+            message: `${user.email} is verified. Your API keys work from now on.`,
+            link: viewerOf(ctx) ? { href: '/settings', text: 'Go to your settings' } : { href: '/login', text: 'Log in' },
+          }),
+        });
+      },
+      (error) => ({ title: 'Link not valid', body: h(MessagePage, { heading: 'This link does not work', message: error, link: { href: '/settings', text: 'Send a new one from your settings' } }) }),
+    );
+  });
+
+  router.get('/login', (ctx) => {
+    if (viewerOf(ctx)) return ctx.redirect(localPath(String(ctx.query.next ?? '')));
+    answerPage(ctx, { title: 'Log in', body: h(LogInPage, { csrf: csrfToken(ctx), next: typeof ctx.query.next === 'string' ? ctx.query.next : undefined }) });
+  });
+  router.post('/login', ...form, async (ctx) => {
+    const { login = '', password = '', next } = fields(ctx);
+    await attempt(
+      ctx,
+      async () => {
+        const session = await logIn(deps, { login, password, ip: ctx.ip });
+        await logOut(deps.web, sessionTokenOf(ctx)); // a log-in never keeps an earlier session's token
+        setSessionCookie(ctx, session.token);
+        ctx.redirect(localPath(next));
+      },
+      (error) => ({ title: 'Log in', body: h(LogInPage, { csrf: csrfToken(ctx), login, next, error }) }),
+    );
+  });
+  router.post('/logout', ...form, async (ctx) => {
+    await logOut(deps.web, sessionTokenOf(ctx));
+    setSessionCookie(ctx, null);
+    ctx.redirect('/');
+  });
+
+  router.get('/reset', (ctx) => answerPage(ctx, { title: 'Reset your password', body: h(ResetRequestPage, { csrf: csrfToken(ctx) }) }));
+  router.post('/reset', ...form, async (ctx) => {
+    const { email = '' } = fields(ctx);
+    await attempt(
+      ctx,
+      async () => {
+        await requestPasswordReset(deps, { email, ip: ctx.ip });
+        answerPage(ctx, { title: 'Reset your password', body: h(ResetRequestPage, { csrf: csrfToken(ctx), sent: true }) });
+      },
+      (error) => ({ title: 'Reset your password', body: h(ResetRequestPage, { csrf: csrfToken(ctx), error }) }),
+    );
+  });
+  router.get('/reset/:token', (ctx) =>
+    answerPage(ctx, { title: 'Choose a new password', body: h(ResetFormPage, { csrf: csrfToken(ctx), token: ctx.params.token ?? '' }) }),
+  );
+  router.post('/reset/:token', ...form, async (ctx) => {
+    const token = ctx.params.token ?? '';
+    await attempt(
+      ctx,
+      async () => {
+        await resetPassword(deps, token, fields(ctx).password ?? '');
+        setSessionCookie(ctx, null);
+        delete (ctx.state as WebState).viewer;
+        answerPage(ctx, { title: 'Log in', body: h(LogInPage, { csrf: csrfToken(ctx), notice: 'Your password is changed, and every session of your account ended. Log in with the new one.' }) });
+      },
+      (error) => ({ title: 'Choose a new password', body: h(ResetFormPage, { csrf: csrfToken(ctx), token, error }) }),
+    );
+  });
+
+  const settings = async (ctx: Context, message: { error?: string; notice?: string } = {}, status = 200) => {
+    const viewer = viewerOf(ctx)!;
+    const pendingEmail = await deps.web.pendingEmailOf(viewer.id);
+    answerPage(ctx, {
+      status,
+      title: 'Settings',
+      body: h(SettingsPage, { csrf: csrfToken(ctx), username: viewer.username, email: viewer.email, emailVerified: viewer.emailVerified, pendingEmail, ...message }),
+    });
+  };
+  const loggedIn = async (ctx: Context, next: () => Promise<unknown>) => {
+    if (!viewerOf(ctx)) return ctx.redirect(`/login?next=${encodeURIComponent(ctx.path)}`);
+    await next();
+  };
+  router.get('/settings', loggedIn, (ctx) => settings(ctx));
+  router.post('/settings/resend', ...form, loggedIn, async (ctx) => {
+    const viewer = viewerOf(ctx)!;
+    await attempt(
+      ctx,
+      async () => {
+        await resendVerification(deps, viewer, await deps.web.pendingEmailOf(viewer.id));
+        await settings(ctx, { notice: 'We sent the verification link again.' });
+      },
+      (error) => ({ title: 'Settings', body: h(MessagePage, { heading: 'Not sent', message: error, link: { href: '/settings', text: 'Back to your settings' } }) }),
+    );
+  });
+  router.post('/settings/email', ...form, loggedIn, async (ctx) => {
+    const viewer = viewerOf(ctx)!;
+    try {
+      await changeEmail(deps, viewer, fields(ctx).email ?? '');
+      await settings(ctx, { notice: 'We sent a link to the new address; it becomes your address once you open it.' });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      await settings(ctx, { error: error.message }, STATUS[error.code] ?? 400);
+    }
+  });
+}

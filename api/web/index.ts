@@ -1,0 +1,68 @@
+// The web application's server side: the pages (server-rendered Preact, web/pages/), their
+// stylesheet, the session and form checks they share. Mounted by api/app.ts before the map routes.
+import fs from 'node:fs';
+import path from 'node:path';
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { koaBody } from 'koa-body';
+import { h } from 'preact';
+import { accountRepository } from '../../db/accounts.js';
+import type { Db } from '../../db/connection.js';
+import { webAccountRepository } from '../../db/webAccounts.js';
+import type { Config } from '../../lib/config.js';
+import { createMailer, type Mailer } from '../../lib/mail.js';
+import { MessagePage } from '../../web/pages/accountPages.js';
+import { HomePage } from '../../web/pages/homePage.js';
+import { mountAccountRoutes } from './accountRoutes.js';
+import { answerPage } from './pageAnswer.js';
+import { checkForm } from './security.js';
+import { loadViewer, type WebState } from './session.js';
+
+const STYLESHEET = fs.readFileSync(path.join(import.meta.dirname, '../../web/styles/site.css'));
+
+export interface WebDeps {
+  config: Config;
+  db: Db;
+  /** Default: SMTP_URL, else the outbox folder (lib/mail.ts). */
+  mailer?: Mailer;
+}
+
+function refused(ctx: Context): void {
+  answerPage(ctx, {
+    status: 403,
+    title: 'Form refused',
+    body: h(MessagePage, {
+      heading: 'This form was refused',
+      message: 'It came from another site, or it was open too long ago. Go back, reload the page and send it again.',
+    }),
+  });
+}
+
+export function mountWeb(router: Router, deps: WebDeps): void {
+  const web = webAccountRepository(deps.db);
+  const mailer =
+    deps.mailer ?? createMailer({ smtpUrl: deps.config.smtpUrl, from: deps.config.mailFrom, outboxDir: path.join(deps.config.dataDir, 'outbox') });
+  const viewer = loadViewer(web);
+  const form = [koaBody({ urlencoded: true, json: false, multipart: false, formLimit: '32kb' }), checkForm(deps.config.publicUrl, refused)];
+  const pages = new (router.constructor as typeof Router)();
+  pages.use(viewer);
+  pages.get('/', (ctx) => answerPage(ctx, { title: 'Maps', body: h(HomePage, { signedIn: !!(ctx.state as WebState).viewer }) }));
+  mountAccountRoutes(pages, { accounts: accountRepository(deps.db), web, mailer, publicUrl: deps.config.publicUrl }, form);
+  router.get('/assets/site.css', (ctx) => {
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.type = 'text/css; charset=utf-8';
+    ctx.body = STYLESHEET;
+  });
+  router.use(pages.routes());
+}
+
+/** A page for any other address a browser asks for (after every route). */
+export async function notFoundPage(ctx: Context, next: () => Promise<unknown>): Promise<void> {
+  await next();
+  if (ctx.status !== 404 || ctx.body !== undefined || !['GET', 'HEAD'].includes(ctx.method)) return;
+  answerPage(ctx, {
+    status: 404,
+    title: 'Not found',
+    body: h(MessagePage, { heading: 'Page not found', message: 'There is nothing at this address.', link: { href: '/', text: 'Go to the start page' } }),
+  });
+}

@@ -1,0 +1,18 @@
+// Answers a request with a server-rendered page: the page inside the Layout, as HTML with the
+// security headers, at the status it means (404 is a 404, a refused form a 403).
+import type { Context } from 'koa';
+import type { ComponentChildren } from 'preact';
+import { render } from 'preact-render-to-string';
+import { Layout } from '../../web/pages/layout.js';
+import { csrfToken, PAGE_HEADERS } from './security.js';
+import type { WebState } from './session.js';
+
+export function answerPage(ctx: Context, options: { status?: number; title: string; body: ComponentChildren }): void {
+  const state = ctx.state as WebState;
+  const html = render(Layout({ title: options.title, viewer: state.viewer ? { username: state.viewer.username } : undefined, csrf: csrfToken(ctx), children: options.body }));
+  ctx.set(PAGE_HEADERS);
+  ctx.set('Cache-Control', 'no-store');
+  ctx.status = options.status ?? 200;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = `<!doctype html>${html}`;
+}

@@ -1,0 +1,262 @@
+// The account pages end to end over HTTP, with a real SMTP server on loopback receiving the
+// service's mail: sign up → the verification mail → verify → the API accepts the key; log in and
+// out with sessions (httpOnly, SameSite=Lax, a new token per log-in); password reset (single use,
+// same answer for unknown addresses, every session ended); e-mail change re-verified; CSRF and
+// rate limits; the security headers of every page.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../lib/accounts.js';
+import { accountRepository } from '../../db/accounts.js';
+import { startTestService, type TestService } from './harness.js';
+
+interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+let service: TestService;
+let smtp: SMTPServer;
+const inbox: Mail[] = [];
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, _session, callback) {
+      simpleParser(stream).then((mail) => {
+        inbox.push({ to: (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.text ?? '', subject: mail.subject ?? '', text: mail.text ?? '' });
+        callback();
+      }, callback);
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const port = (smtp.server.address() as AddressInfo).port;
+  service = await startTestService({ config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'Maps <maps@example.test>' } });
+});
+afterAll(async () => {
+  await service?.stop();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+});
+
+/** A browser: keeps cookies, sends forms with the page's CSRF token, follows nothing by itself. */
+class Browser {
+  private cookies = new Map<string, string>();
+  /** Each browser its own address (the service trusts X-Forwarded-For, as behind a proxy), so per-IP limits stay out of the way. */
+  private readonly ip = `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+  lastSetCookies: string[] = [];
+
+  async request(path: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
+    const response = await fetch(`${service.url}${path}`, {
+      method: init.method ?? (init.form ? 'POST' : 'GET'),
+      redirect: 'manual',
+      headers: {
+        cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        'sec-fetch-site': 'same-origin',
+        'x-forwarded-for': this.ip,
+        ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        ...init.headers,
+      },
+      body: init.form ? new URLSearchParams(init.form).toString() : undefined,
+    });
+    this.lastSetCookies = response.headers.getSetCookie();
+    for (const line of this.lastSetCookies) {
+      const [pair] = line.split(';');
+      const [name, value] = pair!.split('=');
+      if (value) this.cookies.set(name!, value);
+      else this.cookies.delete(name!);
+    }
+    return { status: response.status, headers: response.headers, html: await response.text() };
+  }
+
+  /** Opens the page, then posts its form (the CSRF token from the page) with these fields. */
+  async submit(pagePath: string, action: string, fields: Record<string, string>) {
+    const page = await this.request(pagePath);
+    const token = /name="_csrf" value="([^"]+)"/.exec(page.html)?.[1];
+    expect(token).toBeTruthy();
+    return this.request(action, { form: { _csrf: token!, ...fields } });
+  }
+
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+}
+
+const linkIn = (mail: Mail): string => new URL(/https?:\/\/\S+/.exec(mail.text)![0]).pathname + new URL(/https?:\/\/\S+/.exec(mail.text)![0]).search;
+
+async function mailTo(address: string, subject: string): Promise<Mail> {
+  for (let i = 0; i < 100; i++) {
+    const mail = inbox.findLast((m) => m.to.includes(address) && m.subject === subject);
+    if (mail) return mail;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no mail "${subject}" to ${address}`);
+}
+
+let counter = 0;
+const newName = () => `web${Date.now().toString(36)}${counter++}`;
+
+describe('web accounts', () => {
+  it('signs up, verifies the address from the e-mail, and then the API accepts the account\'s key', async () => {
+    const browser = new Browser();
+    const username = newName();
+    const email = `${username}@example.test`;
+    const signUp = await browser.submit('/signup', '/signup', { username, email, password: 'correct horse battery' });
+    expect(signUp.status).toBe(201);
+    expect(signUp.html).toContain('Check your e-mail');
+    expect(browser.lastSetCookies.find((c) => c.startsWith('mps_session='))).toMatch(/HttpOnly/i);
+    expect(browser.lastSetCookies.find((c) => c.startsWith('mps_session='))).toMatch(/SameSite=Lax/i);
+    const { key } = await createApiKey(accountRepository(service.db), username, 'test');
+    expect(await service.call('map/list', key, {})).toMatchObject({ error_code: 'email_not_verified' });
+
+    const mail = await mailTo(email, 'Verify your e-mail address');
+    expect(mail.text).toContain(`${service.url}/verify?token=`);
+    const verified = await browser.request(linkIn(mail));
+    expect(verified.status).toBe(200);
+    expect(verified.html).toContain('E-mail address verified');
+    expect((await service.call('map/list', key, {})).error).toBeUndefined();
+    // Single use.
+    const again = await browser.request(linkIn(mail));
+    expect([again.status, again.html.includes('This link does not work')]).toEqual([400, true]);
+    const settings = await browser.request('/settings');
+    expect(settings.html).toContain('verified');
+  });
+
+  it('refuses bad sign-ups with the form again and a message', async () => {
+    const browser = new Browser();
+    const taken = newName();
+    await browser.submit('/signup', '/signup', { username: taken, email: `${taken}@example.test`, password: 'long enough pw' });
+    const cases: [Record<string, string>, number, string][] = [
+      [{ username: 'x', email: 'a@example.test', password: 'long enough pw' }, 400, 'a username has 2 to 40 letters'],
+      [{ username: 'settings', email: 'b@example.test', password: 'long enough pw' }, 400, 'reserved'],
+      [{ username: newName(), email: 'not-an-address', password: 'long enough pw' }, 400, 'not a valid e-mail address'],
+      [{ username: newName(), email: 'c@example.test', password: 'short' }, 400, 'at least 8 characters'],
+      [{ username: taken.toUpperCase(), email: 'd@example.test', password: 'long enough pw' }, 409, 'already taken'],
+      [{ username: newName(), email: `${taken.toUpperCase()}@EXAMPLE.TEST`, password: 'long enough pw' }, 409, 'already belongs to an account'],
+    ];
+    for (const [fields, status, message] of cases) {
+      const answer = await new Browser().submit('/signup', '/signup', fields);
+      expect([answer.status, answer.html.includes(message)], JSON.stringify(fields)).toEqual([status, true]);
+      expect(answer.html).toContain('<form method="post" action="/signup">');
+    }
+  });
+
+  it('logs in with the username or the address, with a new session each time, and logs out', async () => {
+    const username = newName();
+    const email = `${username}@example.test`;
+    await new Browser().submit('/signup', '/signup', { username, email, password: 'my secret pw' });
+    const browser = new Browser();
+    const wrong = await browser.submit('/login', '/login', { login: username, password: 'wrong password' });
+    expect([wrong.status, wrong.html.includes('do not match an account')]).toEqual([401, true]);
+    const unknown = await browser.submit('/login', '/login', { login: 'nobody-here', password: 'wrong password' });
+    expect(unknown.html).toContain('do not match an account'); // the same message: no account enumeration
+    const ok = await browser.submit('/login', '/login', { login: email.toUpperCase(), password: 'my secret pw' });
+    expect([ok.status, ok.headers.get('location')]).toEqual([302, '/settings']);
+    const first = browser.cookie('mps_session');
+    expect((await browser.request('/settings')).html).toContain(username);
+    const offsite = await browser.submit('/reset', '/login', { login: username, password: 'my secret pw', next: '//evil.example/x' });
+    expect(offsite.headers.get('location')).toBe('/settings'); // never to another site
+    expect(browser.cookie('mps_session')).not.toBe(first); // regenerated at log-in
+    const stale = new Browser();
+    await stale.request('/', { headers: { cookie: `mps_session=${first}` } });
+    // The earlier token no longer opens the settings.
+    const redirected = await fetch(`${service.url}/settings`, { redirect: 'manual', headers: { cookie: `mps_session=${first}` } });
+    expect(redirected.status).toBe(302);
+    const loggedOut = await browser.submit('/settings', '/logout', {});
+    expect([loggedOut.status, loggedOut.headers.get('location')]).toEqual([302, '/']);
+    expect((await browser.request('/settings')).status).toBe(302);
+  });
+
+  it('resets a password by e-mail: the same answer for unknown addresses, single use, every session ended', async () => {
+    const username = newName();
+    const email = `${username}@example.test`;
+    const browser = new Browser();
+    await browser.submit('/signup', '/signup', { username, email, password: 'old password' });
+    const elsewhere = new Browser();
+    await elsewhere.submit('/login', '/login', { login: username, password: 'old password' });
+    const unknownAnswer = await new Browser().submit('/reset', '/reset', { email: 'nobody@example.test' });
+    const knownAnswer = await new Browser().submit('/reset', '/reset', { email });
+    expect(knownAnswer.status).toBe(unknownAnswer.status);
+    expect(knownAnswer.html.replace(/value="[^"]+"/g, '')).toBe(unknownAnswer.html.replace(/value="[^"]+"/g, ''));
+    const mail = await mailTo(email, 'Reset your password');
+    const link = linkIn(mail);
+    const reset = await new Browser().submit(link, link, { password: 'new password!' });
+    expect([reset.status, reset.html.includes('every session of your account ended')]).toEqual([200, true]);
+    expect((await elsewhere.request('/settings')).status).toBe(302);
+    expect((await browser.request('/settings')).status).toBe(302);
+    const reused = await new Browser().submit(link, link, { password: 'another password' });
+    expect([reused.status, reused.html.includes('This link is not valid')]).toEqual([400, true]);
+    const login = await new Browser().submit('/login', '/login', { login: username, password: 'new password!' });
+    expect(login.status).toBe(302);
+  });
+
+  it('changes the e-mail address only once the new one is verified', async () => {
+    const username = newName();
+    const browser = new Browser();
+    await browser.submit('/signup', '/signup', { username, email: `${username}@example.test`, password: 'my secret pw' });
+    await browser.request(linkIn(await mailTo(`${username}@example.test`, 'Verify your e-mail address')));
+    const changed = await browser.submit('/settings', '/settings/email', { email: `${username}.new@example.test` });
+    expect(changed.html).toContain('waiting for its link to be opened');
+    expect(changed.html).toContain(`${username}@example.test`);
+    await browser.request(linkIn(await mailTo(`${username}.new@example.test`, 'Verify your e-mail address')));
+    const settings = await browser.request('/settings');
+    expect(settings.html).toContain(`${username}.new@example.test`);
+    expect(settings.html).not.toContain('waiting for its link');
+  });
+
+  it('refuses a cross-site form post and a post without the token', async () => {
+    const browser = new Browser();
+    await browser.request('/signup');
+    const crossSite = await browser.request('/signup', {
+      form: { username: newName(), email: 'x@example.test', password: 'long enough pw', _csrf: browser.cookie('mps_csrf')! },
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
+    expect([crossSite.status, crossSite.html.includes('This form was refused')]).toEqual([403, true]);
+    // An older browser sends no Sec-Fetch-Site, but the Origin of the page the form was on.
+    const otherOrigin = await new Promise<number>((resolve, reject) => {
+      const body = new URLSearchParams({ login: 'a', password: 'b', _csrf: browser.cookie('mps_csrf')! }).toString();
+      const request = http.request(`${service.url}/login`, {
+        method: 'POST',
+        headers: { origin: 'https://evil.example', cookie: `mps_csrf=${browser.cookie('mps_csrf')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      request.on('response', (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on('error', reject);
+      request.end(body);
+    });
+    expect(otherOrigin).toBe(403);
+    const noToken = await browser.request('/login', { form: { login: 'a', password: 'b' } });
+    expect(noToken.status).toBe(403);
+  });
+
+  it('limits log-in attempts per account', async () => {
+    const username = newName();
+    await new Browser().submit('/signup', '/signup', { username, email: `${username}@example.test`, password: 'my secret pw' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await new Browser().submit('/login', '/login', { login: username, password: 'wrong' })).status);
+    expect(statuses.slice(0, 10).every((status) => status === 401)).toBe(true);
+    const limited = await new Browser().submit('/login', '/login', { login: username, password: 'my secret pw' });
+    expect([statuses[10], limited.status, limited.html.includes('Too many attempts')]).toEqual([429, 429, true]);
+  });
+
+  it('sends security headers with every page, and a 404 page for unknown addresses', async () => {
+    for (const path of ['/', '/signup', '/login', '/reset', '/no/such/page/here']) {
+      const page = await new Browser().request(path);
+      expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(page.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      expect(page.headers.get('x-frame-options')).toBe('DENY');
+      expect(page.html.startsWith('<!doctype html><html lang="en">')).toBe(true);
+    }
+    expect((await new Browser().request('/no/such/page/here')).status).toBe(404);
+    const escaped = await new Browser().submit('/signup', '/signup', { username: '<script>x</script>', email: 'e@example.test', password: 'long enough pw' });
+    expect(escaped.html).not.toContain('<script>x</script>');
+    expect(escaped.html).toContain('&lt;script>x&lt;/script>');
+  });
+});

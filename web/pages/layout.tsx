@@ -1,0 +1,102 @@
+// The frame of every server-rendered page: header with the account links, the page's content,
+// the stylesheet. Rendered by preact-render-to-string (text is escaped by default).
+import type { ComponentChildren } from 'preact';
+
+export interface Viewer {
+  username: string;
+}
+
+export interface LayoutProps {
+  title: string;
+  viewer: Viewer | undefined;
+  csrf: string;
+  children: ComponentChildren;
+}
+
+export function Layout({ title, viewer, csrf, children }: LayoutProps) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{`${title} · Maps`}</title>
+        <link rel="stylesheet" href="/assets/site.css" />
+      </head>
+      <body>
+        <header class="site-header">
+          <a class="brand" href="/">
+            Maps
+          </a>
+          <nav aria-label="Account">
+            {viewer ? (
+              <>
+                <a href="/settings">{viewer.username}</a>
+                <form method="post" action="/logout" class="inline">
+                  <input type="hidden" name="_csrf" value={csrf} />
+                  <button type="submit" class="link">
+                    Log out
+                  </button>
+                </form>
+              </>
+            ) : (
+              <>
+                <a href="/login">Log in</a>
+                <a href="/signup" class="button">
+                  Sign up
+                </a>
+              </>
+            )}
+          </nav>
+        </header>
+        <main>{children}</main>
+      </body>
+    </html>
+  );
+}
+
+export function CsrfField({ token }: { token: string }) {
+  return <input type="hidden" name="_csrf" value={token} />;
+}
+
+export interface FieldProps {
+  label: string;
+  name: string;
+  type?: 'text' | 'email' | 'password';
+  value?: string;
+  autocomplete?: 'username' | 'email' | 'new-password' | 'current-password';
+  hint?: string;
+  required?: boolean;
+}
+
+/** A labelled input; the hint is tied to it for screen readers. */
+export function Field({ label, name, type = 'text', value, autocomplete, hint, required = true }: FieldProps) {
+  const hintId = hint ? `${name}-hint` : undefined;
+  return (
+    <p class="field">
+      <label for={name}>{label}</label>
+      {/* Preact 11 types each input type as its own case; a union of three does not narrow. */}
+      <input id={name} name={name} type={type as 'text'} value={value} autocomplete={autocomplete} required={required} aria-describedby={hintId} />
+      {hint ? (
+        <small id={hintId} class="hint">
+          {hint}
+        </small>
+      ) : null}
+    </p>
+  );
+}
+
+/** A message above a form: an error (announced) or a notice. */
+export function Notice({ error, notice }: { error?: string | undefined; notice?: string | undefined }) {
+  if (error) {
+    return (
+      <p class="notice error" role="alert">
+        {error}
+      </p>
+    );
+  }
+  return notice ? (
+    <p class="notice" role="status">
+      {notice}
+    </p>
+  ) : null;
+}
