@@ -14,7 +14,7 @@ export async function insertApiKey(
 export async function findKeyOwnerByPrefix(db: Db, prefix: string): Promise<KeyOwner | undefined> {
   const row = await db('api_keys as k')
     .join('users as u', 'u.id', 'k.user_id')
-    .select('k.key_hash', 'k.revoked_at', 'u.id as user_id', 'u.username', 'u.email_verified')
+    .select('k.key_hash', 'k.revoked_at', 'k.last_used_at', 'u.id as user_id', 'u.username', 'u.email_verified')
     .where('k.prefix', prefix)
     .first();
   if (!row) return undefined;
@@ -24,12 +24,18 @@ export async function findKeyOwnerByPrefix(db: Db, prefix: string): Promise<KeyO
     userId: Number(row.user_id),
     username: row.username,
     emailVerified: row.email_verified,
+    lastUsedAt: row.last_used_at ? new Date(row.last_used_at) : null,
   };
+}
+
+/** Records that the key was used now. */
+export async function touchApiKey(db: Db, prefix: string): Promise<void> {
+  await db('api_keys').where({ prefix }).update({ last_used_at: db.fn.now() });
 }
 
 export async function listApiKeys(db: Db, userId: number): Promise<ApiKeyInfo[]> {
   const rows = await db('api_keys')
-    .select('prefix', 'name', 'created_at', 'revoked_at')
+    .select('prefix', 'name', 'created_at', 'revoked_at', 'last_used_at')
     .where({ user_id: userId })
     .orderBy('id');
   return rows.map((row) => ({
@@ -37,6 +43,7 @@ export async function listApiKeys(db: Db, userId: number): Promise<ApiKeyInfo[]>
     name: row.name,
     createdAt: new Date(row.created_at),
     revokedAt: row.revoked_at ? new Date(row.revoked_at) : null,
+    lastUsedAt: row.last_used_at ? new Date(row.last_used_at) : null,
   }));
 }
 

@@ -14,6 +14,8 @@ export interface ApiKeyInfo {
   name: string;
   createdAt: Date;
   revokedAt: Date | null;
+  /** Null until the key's first use (recorded at most once a minute). */
+  lastUsedAt: Date | null;
 }
 
 /** What authentication needs of a key: the stored hash and the owner. */
@@ -23,4 +25,5 @@ export interface KeyOwner {
   userId: number;
   username: string;
   emailVerified: boolean;
+  lastUsedAt: Date | null;
 }

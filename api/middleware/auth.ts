@@ -1,7 +1,7 @@
 // Authorization: Token <key>. The key's prefix finds the stored hash, which is compared in
 // constant time; a revoked key or an unverified e-mail address is refused.
 import type { Middleware } from 'koa';
-import { findKeyOwnerByPrefix } from '../../db/apiKeys.js';
+import { findKeyOwnerByPrefix, touchApiKey } from '../../db/apiKeys.js';
 import type { Db } from '../../db/connection.js';
 import { apiKeyMatches, apiKeyPrefix } from '../../lib/apiKeys.js';
 import { AppError } from '../../lib/errors.js';
@@ -10,6 +10,9 @@ export interface Caller {
   userId: number;
   username: string;
 }
+
+/** A key's last use is written at most this often (one write a minute, not one per request). */
+const LAST_USE_EVERY_MS = 60_000;
 
 const INVALID = 'The API key is not valid: it may be mistyped, unknown or revoked.';
 
@@ -22,6 +25,7 @@ async function callerOf(db: Db, header: string): Promise<Caller | AppError> {
   const owner = prefix ? await findKeyOwnerByPrefix(db, prefix) : undefined;
   if (!owner || !apiKeyMatches(key, owner.keyHash) || owner.revoked) return new AppError('invalid_api_key', INVALID);
   if (!owner.emailVerified) return new AppError('email_not_verified', 'Verify your e-mail address before using the API.');
+  if (!owner.lastUsedAt || Date.now() - owner.lastUsedAt.getTime() > LAST_USE_EVERY_MS) await touchApiKey(db, prefix!);
   return { userId: owner.userId, username: owner.username };
 }
 

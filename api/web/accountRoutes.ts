@@ -4,41 +4,24 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { h } from 'preact';
-import { AppError, type ErrorCode } from '../../lib/errors.js';
+import { AppError } from '../../lib/errors.js';
 import {
-  changeEmail,
   limitRate,
   logIn,
   logOut,
   openSession,
   RATE_LIMITS,
   requestPasswordReset,
-  resendVerification,
   resetPassword,
   signUp,
   verifyEmailToken,
   type WebAccountDeps,
 } from '../../lib/webAccounts.js';
 import { CheckMailPage, LogInPage, MessagePage, ResetFormPage, ResetRequestPage, SignUpPage } from '../../web/pages/accountPages.js';
-import { SettingsPage } from '../../web/pages/settingsPage.js';
+import { fields, STATUS, viewerOf } from './forms.js';
 import { answerPage } from './pageAnswer.js';
 import { csrfToken } from './security.js';
 import { sessionTokenOf, setSessionCookie, type WebState } from './session.js';
-
-const STATUS: Partial<Record<ErrorCode, number>> = {
-  invalid_arguments: 400,
-  invalid_credentials: 401,
-  invalid_token: 400,
-  username_taken: 409,
-  email_taken: 409,
-  rate_limited: 429,
-};
-
-/** The form's fields as strings ('' when missing or not text). */
-function fields(ctx: Context): Record<string, string> {
-  const body = ((ctx.request as { body?: unknown }).body ?? {}) as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(body).map(([key, value]) => [key, typeof value === 'string' ? value : '']));
-}
 
 /** Runs a form's action; an AppError shows the form again with its message. */
 async function attempt(ctx: Context, action: () => Promise<void>, again: (error: string) => Parameters<typeof answerPage>[1]): Promise<void> {
@@ -53,7 +36,6 @@ async function attempt(ctx: Context, action: () => Promise<void>, again: (error:
 /** A local path to go on to after logging in; anything else goes to the settings. */
 const localPath = (value: string | undefined): string => (value && /^\/(?![/\\])/.test(value) ? value : '/settings');
 
-const viewerOf = (ctx: Context) => (ctx.state as WebState).viewer;
 
 export function mountAccountRoutes(router: Router, deps: WebAccountDeps, form: Middleware[]): void {
   router.get('/signup', (ctx) => answerPage(ctx, { title: 'Sign up', body: h(SignUpPage, { csrf: csrfToken(ctx) }) }));
@@ -141,41 +123,5 @@ export function mountAccountRoutes(router: Router, deps: WebAccountDeps, form: M
       },
       (error) => ({ title: 'Choose a new password', body: h(ResetFormPage, { csrf: csrfToken(ctx), token, error }) }),
     );
-  });
-
-  const settings = async (ctx: Context, message: { error?: string; notice?: string } = {}, status = 200) => {
-    const viewer = viewerOf(ctx)!;
-    const pendingEmail = await deps.web.pendingEmailOf(viewer.id);
-    answerPage(ctx, {
-      status,
-      title: 'Settings',
-      body: h(SettingsPage, { csrf: csrfToken(ctx), username: viewer.username, email: viewer.email, emailVerified: viewer.emailVerified, pendingEmail, ...message }),
-    });
-  };
-  const loggedIn = async (ctx: Context, next: () => Promise<unknown>) => {
-    if (!viewerOf(ctx)) return ctx.redirect(`/login?next=${encodeURIComponent(ctx.path)}`);
-    await next();
-  };
-  router.get('/settings', loggedIn, (ctx) => settings(ctx));
-  router.post('/settings/resend', ...form, loggedIn, async (ctx) => {
-    const viewer = viewerOf(ctx)!;
-    await attempt(
-      ctx,
-      async () => {
-        await resendVerification(deps, viewer, await deps.web.pendingEmailOf(viewer.id));
-        await settings(ctx, { notice: 'We sent the verification link again.' });
-      },
-      (error) => ({ title: 'Settings', body: h(MessagePage, { heading: 'Not sent', message: error, link: { href: '/settings', text: 'Back to your settings' } }) }),
-    );
-  });
-  router.post('/settings/email', ...form, loggedIn, async (ctx) => {
-    const viewer = viewerOf(ctx)!;
-    try {
-      await changeEmail(deps, viewer, fields(ctx).email ?? '');
-      await settings(ctx, { notice: 'We sent a link to the new address; it becomes your address once you open it.' });
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      await settings(ctx, { error: error.message }, STATUS[error.code] ?? 400);
-    }
   });
 }

@@ -14,11 +14,13 @@ import { createMailer, type Mailer } from '../../lib/mail.js';
 import { MessagePage } from '../../web/pages/accountPages.js';
 import { HomePage } from '../../web/pages/homePage.js';
 import { mountAccountRoutes } from './accountRoutes.js';
+import { mountSettingsRoutes } from './settingsRoutes.js';
 import { answerPage } from './pageAnswer.js';
 import { checkForm } from './security.js';
 import { loadViewer, type WebState } from './session.js';
 
 const STYLESHEET = fs.readFileSync(path.join(import.meta.dirname, '../../web/styles/site.css'));
+const SETTINGS_SCRIPT = fs.readFileSync(path.join(import.meta.dirname, '../../web/assets/settings.js'));
 
 export interface WebDeps {
   config: Config;
@@ -47,11 +49,18 @@ export function mountWeb(router: Router, deps: WebDeps): void {
   const pages = new (router.constructor as typeof Router)();
   pages.use(viewer);
   pages.get('/', (ctx) => answerPage(ctx, { title: 'Maps', body: h(HomePage, { signedIn: !!(ctx.state as WebState).viewer }) }));
-  mountAccountRoutes(pages, { accounts: accountRepository(deps.db), web, mailer, publicUrl: deps.config.publicUrl }, form);
+  const accounts = { accounts: accountRepository(deps.db), web, mailer, publicUrl: deps.config.publicUrl };
+  mountAccountRoutes(pages, accounts, form);
+  mountSettingsRoutes(pages, accounts, form);
   router.get('/assets/site.css', (ctx) => {
     ctx.set('Cache-Control', 'public, max-age=3600');
     ctx.type = 'text/css; charset=utf-8';
     ctx.body = STYLESHEET;
+  });
+  router.get('/assets/settings.js', (ctx) => {
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.type = 'text/javascript; charset=utf-8';
+    ctx.body = SETTINGS_SCRIPT;
   });
   router.use(pages.routes());
 }

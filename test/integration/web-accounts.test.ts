@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../lib/accounts.js';
 import { accountRepository } from '../../db/accounts.js';
 import { startTestService, type TestService } from './harness.js';
+import { Browser } from './webClient.js';
 
 interface Mail {
   to: string;
@@ -42,49 +43,6 @@ afterAll(async () => {
   await new Promise<void>((resolve) => smtp.close(() => resolve()));
 });
 
-/** A browser: keeps cookies, sends forms with the page's CSRF token, follows nothing by itself. */
-class Browser {
-  private cookies = new Map<string, string>();
-  /** Each browser its own address (the service trusts X-Forwarded-For, as behind a proxy), so per-IP limits stay out of the way. */
-  private readonly ip = `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
-  lastSetCookies: string[] = [];
-
-  async request(path: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
-    const response = await fetch(`${service.url}${path}`, {
-      method: init.method ?? (init.form ? 'POST' : 'GET'),
-      redirect: 'manual',
-      headers: {
-        cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-        'sec-fetch-site': 'same-origin',
-        'x-forwarded-for': this.ip,
-        ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-        ...init.headers,
-      },
-      body: init.form ? new URLSearchParams(init.form).toString() : undefined,
-    });
-    this.lastSetCookies = response.headers.getSetCookie();
-    for (const line of this.lastSetCookies) {
-      const [pair] = line.split(';');
-      const [name, value] = pair!.split('=');
-      if (value) this.cookies.set(name!, value);
-      else this.cookies.delete(name!);
-    }
-    return { status: response.status, headers: response.headers, html: await response.text() };
-  }
-
-  /** Opens the page, then posts its form (the CSRF token from the page) with these fields. */
-  async submit(pagePath: string, action: string, fields: Record<string, string>) {
-    const page = await this.request(pagePath);
-    const token = /name="_csrf" value="([^"]+)"/.exec(page.html)?.[1];
-    expect(token).toBeTruthy();
-    return this.request(action, { form: { _csrf: token!, ...fields } });
-  }
-
-  cookie(name: string): string | undefined {
-    return this.cookies.get(name);
-  }
-}
-
 const linkIn = (mail: Mail): string => new URL(/https?:\/\/\S+/.exec(mail.text)![0]).pathname + new URL(/https?:\/\/\S+/.exec(mail.text)![0]).search;
 
 async function mailTo(address: string, subject: string): Promise<Mail> {
@@ -101,7 +59,7 @@ const newName = () => `web${Date.now().toString(36)}${counter++}`;
 
 describe('web accounts', () => {
   it('signs up, verifies the address from the e-mail, and then the API accepts the account\'s key', async () => {
-    const browser = new Browser();
+    const browser = new Browser(service.url);
     const username = newName();
     const email = `${username}@example.test`;
     const signUp = await browser.submit('/signup', '/signup', { username, email, password: 'correct horse battery' });
@@ -126,7 +84,7 @@ describe('web accounts', () => {
   });
 
   it('refuses bad sign-ups with the form again and a message', async () => {
-    const browser = new Browser();
+    const browser = new Browser(service.url);
     const taken = newName();
     await browser.submit('/signup', '/signup', { username: taken, email: `${taken}@example.test`, password: 'long enough pw' });
     const cases: [Record<string, string>, number, string][] = [
@@ -138,7 +96,7 @@ describe('web accounts', () => {
       [{ username: newName(), email: `${taken.toUpperCase()}@EXAMPLE.TEST`, password: 'long enough pw' }, 409, 'already belongs to an account'],
     ];
     for (const [fields, status, message] of cases) {
-      const answer = await new Browser().submit('/signup', '/signup', fields);
+      const answer = await new Browser(service.url).submit('/signup', '/signup', fields);
       expect([answer.status, answer.html.includes(message)], JSON.stringify(fields)).toEqual([status, true]);
       expect(answer.html).toContain('<form method="post" action="/signup">');
     }
@@ -147,8 +105,8 @@ describe('web accounts', () => {
   it('logs in with the username or the address, with a new session each time, and logs out', async () => {
     const username = newName();
     const email = `${username}@example.test`;
-    await new Browser().submit('/signup', '/signup', { username, email, password: 'my secret pw' });
-    const browser = new Browser();
+    await new Browser(service.url).submit('/signup', '/signup', { username, email, password: 'my secret pw' });
+    const browser = new Browser(service.url);
     const wrong = await browser.submit('/login', '/login', { login: username, password: 'wrong password' });
     expect([wrong.status, wrong.html.includes('do not match an account')]).toEqual([401, true]);
     const unknown = await browser.submit('/login', '/login', { login: 'nobody-here', password: 'wrong password' });
@@ -160,7 +118,7 @@ describe('web accounts', () => {
     const offsite = await browser.submit('/reset', '/login', { login: username, password: 'my secret pw', next: '//evil.example/x' });
     expect(offsite.headers.get('location')).toBe('/settings'); // never to another site
     expect(browser.cookie('mps_session')).not.toBe(first); // regenerated at log-in
-    const stale = new Browser();
+    const stale = new Browser(service.url);
     await stale.request('/', { headers: { cookie: `mps_session=${first}` } });
     // The earlier token no longer opens the settings.
     const redirected = await fetch(`${service.url}/settings`, { redirect: 'manual', headers: { cookie: `mps_session=${first}` } });
@@ -173,29 +131,29 @@ describe('web accounts', () => {
   it('resets a password by e-mail: the same answer for unknown addresses, single use, every session ended', async () => {
     const username = newName();
     const email = `${username}@example.test`;
-    const browser = new Browser();
+    const browser = new Browser(service.url);
     await browser.submit('/signup', '/signup', { username, email, password: 'old password' });
-    const elsewhere = new Browser();
+    const elsewhere = new Browser(service.url);
     await elsewhere.submit('/login', '/login', { login: username, password: 'old password' });
-    const unknownAnswer = await new Browser().submit('/reset', '/reset', { email: 'nobody@example.test' });
-    const knownAnswer = await new Browser().submit('/reset', '/reset', { email });
+    const unknownAnswer = await new Browser(service.url).submit('/reset', '/reset', { email: 'nobody@example.test' });
+    const knownAnswer = await new Browser(service.url).submit('/reset', '/reset', { email });
     expect(knownAnswer.status).toBe(unknownAnswer.status);
     expect(knownAnswer.html.replace(/value="[^"]+"/g, '')).toBe(unknownAnswer.html.replace(/value="[^"]+"/g, ''));
     const mail = await mailTo(email, 'Reset your password');
     const link = linkIn(mail);
-    const reset = await new Browser().submit(link, link, { password: 'new password!' });
+    const reset = await new Browser(service.url).submit(link, link, { password: 'new password!' });
     expect([reset.status, reset.html.includes('every session of your account ended')]).toEqual([200, true]);
     expect((await elsewhere.request('/settings')).status).toBe(302);
     expect((await browser.request('/settings')).status).toBe(302);
-    const reused = await new Browser().submit(link, link, { password: 'another password' });
+    const reused = await new Browser(service.url).submit(link, link, { password: 'another password' });
     expect([reused.status, reused.html.includes('This link is not valid')]).toEqual([400, true]);
-    const login = await new Browser().submit('/login', '/login', { login: username, password: 'new password!' });
+    const login = await new Browser(service.url).submit('/login', '/login', { login: username, password: 'new password!' });
     expect(login.status).toBe(302);
   });
 
   it('changes the e-mail address only once the new one is verified', async () => {
     const username = newName();
-    const browser = new Browser();
+    const browser = new Browser(service.url);
     await browser.submit('/signup', '/signup', { username, email: `${username}@example.test`, password: 'my secret pw' });
     await browser.request(linkIn(await mailTo(`${username}@example.test`, 'Verify your e-mail address')));
     const changed = await browser.submit('/settings', '/settings/email', { email: `${username}.new@example.test` });
@@ -208,7 +166,7 @@ describe('web accounts', () => {
   });
 
   it('refuses a cross-site form post and a post without the token', async () => {
-    const browser = new Browser();
+    const browser = new Browser(service.url);
     await browser.request('/signup');
     const crossSite = await browser.request('/signup', {
       form: { username: newName(), email: 'x@example.test', password: 'long enough pw', _csrf: browser.cookie('mps_csrf')! },
@@ -236,17 +194,17 @@ describe('web accounts', () => {
 
   it('limits log-in attempts per account', async () => {
     const username = newName();
-    await new Browser().submit('/signup', '/signup', { username, email: `${username}@example.test`, password: 'my secret pw' });
+    await new Browser(service.url).submit('/signup', '/signup', { username, email: `${username}@example.test`, password: 'my secret pw' });
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await new Browser().submit('/login', '/login', { login: username, password: 'wrong' })).status);
+    for (let i = 0; i < 11; i++) statuses.push((await new Browser(service.url).submit('/login', '/login', { login: username, password: 'wrong' })).status);
     expect(statuses.slice(0, 10).every((status) => status === 401)).toBe(true);
-    const limited = await new Browser().submit('/login', '/login', { login: username, password: 'my secret pw' });
+    const limited = await new Browser(service.url).submit('/login', '/login', { login: username, password: 'my secret pw' });
     expect([statuses[10], limited.status, limited.html.includes('Too many attempts')]).toEqual([429, 429, true]);
   });
 
   it('sends security headers with every page, and a 404 page for unknown addresses', async () => {
     for (const path of ['/', '/signup', '/login', '/reset', '/no/such/page/here']) {
-      const page = await new Browser().request(path);
+      const page = await new Browser(service.url).request(path);
       expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
       expect(page.headers.get('x-content-type-options')).toBe('nosniff');
@@ -254,8 +212,8 @@ describe('web accounts', () => {
       expect(page.headers.get('x-frame-options')).toBe('DENY');
       expect(page.html.startsWith('<!doctype html><html lang="en">')).toBe(true);
     }
-    expect((await new Browser().request('/no/such/page/here')).status).toBe(404);
-    const escaped = await new Browser().submit('/signup', '/signup', { username: '<script>x</script>', email: 'e@example.test', password: 'long enough pw' });
+    expect((await new Browser(service.url).request('/no/such/page/here')).status).toBe(404);
+    const escaped = await new Browser(service.url).submit('/signup', '/signup', { username: '<script>x</script>', email: 'e@example.test', password: 'long enough pw' });
     expect(escaped.html).not.toContain('<script>x</script>');
     expect(escaped.html).toContain('&lt;script>x&lt;/script>');
   });

@@ -1,5 +1,22 @@
-// Settings: the profile (username, e-mail address and its verification, a change of address).
+// Settings, in the spec's sections: Profile (username, e-mail address and its verification, a
+// change of address), Developer (API keys: create with a name, shown once with a copy button;
+// listed by prefix with creation and last-use dates; revoke) and Map provider keys (one field
+// and one Save per provider kind; a saved key shown masked, removable).
 import { CsrfField, Field, Notice } from './layout.js';
+
+export interface ApiKeyRow {
+  prefix: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export interface ProviderKeyRow {
+  kind: string;
+  label: string;
+  help: string;
+  masked: string | null;
+}
 
 export interface SettingsProps {
   csrf: string;
@@ -7,9 +24,15 @@ export interface SettingsProps {
   email: string;
   emailVerified: boolean;
   pendingEmail: string | null;
+  apiKeys: ApiKeyRow[];
+  /** A key just created: shown this once. */
+  newKey?: { key: string; name: string };
+  providerKeys: ProviderKeyRow[];
   error?: string;
   notice?: string;
 }
+
+const day = (iso: string) => iso.slice(0, 10);
 
 export function SettingsPage(props: SettingsProps) {
   return (
@@ -45,6 +68,96 @@ export function SettingsPage(props: SettingsProps) {
         <Field label="New e-mail address" name="email" type="email" autocomplete="email" hint="The current address stays until you open the link we send to the new one." />
         <button type="submit">Change the address</button>
       </form>
+
+      <h2 id="developer">Developer</h2>
+      <p>API keys let programs use the API as you (header <code>Authorization: Token &lt;key&gt;</code>).</p>
+      {props.newKey ? (
+        <div class="notice" role="status">
+          <p>
+            Your new key <strong>{props.newKey.name}</strong>. Copy it now: it is not shown again.
+          </p>
+          <p class="copy-row">
+            <label for="new-key">New API key</label>
+            <input id="new-key" type="text" readonly value={props.newKey.key} />
+            <button type="button" data-copy="new-key">
+              Copy
+            </button>
+          </p>
+        </div>
+      ) : null}
+      {props.apiKeys.length > 0 ? (
+        <table>
+          <caption>Your API keys</caption>
+          <thead>
+            <tr>
+              <th scope="col">Key</th>
+              <th scope="col">Name</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.apiKeys.map((key) => (
+              <tr key={key.prefix}>
+                <td>
+                  <code>mps_{key.prefix}_…</code>
+                </td>
+                <td>{key.name}</td>
+                <td>{day(key.createdAt)}</td>
+                <td>{key.lastUsedAt ? day(key.lastUsedAt) : 'never'}</td>
+                <td>
+                  <form method="post" action="/settings/api-keys/revoke">
+                    <CsrfField token={props.csrf} />
+                    <input type="hidden" name="prefix" value={key.prefix} />
+                    <button type="submit" class="secondary" aria-label={`Revoke the key ${key.name || key.prefix}`}>
+                      Revoke
+                    </button>
+                  </form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p>You have no API keys.</p>
+      )}
+      <form method="post" action="/settings/api-keys">
+        <CsrfField token={props.csrf} />
+        <Field label="Name of a new key" name="name" hint="What uses it, for example “nightly import”." />
+        <button type="submit">Create an API key</button>
+      </form>
+
+      <h2 id="provider-keys">Map provider keys</h2>
+      <p>Commercial basemaps draw your maps with your own key of their provider.</p>
+      {props.providerKeys.map((provider) => (
+        <div class="provider" key={provider.kind}>
+          <form method="post" action="/settings/provider-keys">
+            <CsrfField token={props.csrf} />
+            <input type="hidden" name="kind" value={provider.kind} />
+            <p class="field">
+              <label for={`key-${provider.kind}`}>{provider.label}</label>
+              <input id={`key-${provider.kind}`} name="key" type="text" autocomplete="off" spellcheck={false} required aria-describedby={`help-${provider.kind}`} />
+              <small id={`help-${provider.kind}`} class="hint">
+                {provider.help} {provider.masked ? `Saved: ${provider.masked}` : 'None saved.'}
+              </small>
+            </p>
+            <button type="submit">Save</button>
+          </form>
+          {provider.masked ? (
+            <form method="post" action="/settings/provider-keys/remove">
+              <CsrfField token={props.csrf} />
+              <input type="hidden" name="kind" value={provider.kind} />
+              <button type="submit" class="secondary" aria-label={`Remove the ${provider.label} key`}>
+                Remove
+              </button>
+            </form>
+          ) : null}
+        </div>
+      ))}
+      <script src="/assets/settings.js" defer></script>
     </section>
   );
 }

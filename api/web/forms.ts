@@ -1,0 +1,22 @@
+// What the web routes share about forms: the posted fields, the HTTP status of each refusal, the
+// logged-in viewer.
+import type { Context } from 'koa';
+import type { ErrorCode } from '../../lib/errors.js';
+import type { WebState } from './session.js';
+
+export const STATUS: Partial<Record<ErrorCode, number>> = {
+  invalid_arguments: 400,
+  invalid_credentials: 401,
+  invalid_token: 400,
+  username_taken: 409,
+  email_taken: 409,
+  rate_limited: 429,
+};
+
+/** The form's fields as strings ('' when missing or not text). */
+export function fields(ctx: Context): Record<string, string> {
+  const body = ((ctx.request as { body?: unknown }).body ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(body).map(([key, value]) => [key, typeof value === 'string' ? value : '']));
+}
+
+export const viewerOf = (ctx: Context) => (ctx.state as WebState).viewer;

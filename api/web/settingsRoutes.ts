@@ -1,0 +1,101 @@
+// The settings page (logged in only): profile and e-mail address, API keys, provider keys. Each
+// form posts to its own address and answers the whole page with a notice or the error.
+import type Router from '@koa/router';
+import type { Context, Middleware, Next } from 'koa';
+import { h } from 'preact';
+import { createApiKey, listKeys, listProviderKeys, removeProviderKey, revokeKey, setProviderKey } from '../../lib/accounts.js';
+import { PROVIDER_KINDS, type ProviderKind } from '../../lib/basemaps.js';
+import { AppError } from '../../lib/errors.js';
+import { PROVIDER_KIND_LABELS } from '../../lib/providerKeys.js';
+import { changeEmail, resendVerification, type WebAccountDeps } from '../../lib/webAccounts.js';
+import { SettingsPage, type SettingsProps } from '../../web/pages/settingsPage.js';
+import { fields, STATUS, viewerOf } from './forms.js';
+import { answerPage } from './pageAnswer.js';
+import { csrfToken } from './security.js';
+
+const PROVIDER_HELP: Record<ProviderKind, string> = {
+  map_platform: 'A public token (it starts with pk.) of your map platform account; never a secret sk. token.',
+  location_platform: 'An API key of your location platform project.',
+  gis_platform: 'A developer API key with the Basemaps privilege.',
+  tile_provider: 'The API key of your tile provider account.',
+};
+
+type Message = Pick<SettingsProps, 'error' | 'notice' | 'newKey'>;
+
+async function showSettings(ctx: Context, deps: WebAccountDeps, message: Message = {}, status = 200): Promise<void> {
+  const viewer = viewerOf(ctx)!;
+  const [pendingEmail, keys, providerKeys] = await Promise.all([
+    deps.web.pendingEmailOf(viewer.id),
+    listKeys(deps.accounts, viewer.username),
+    listProviderKeys(deps.accounts, viewer.username),
+  ]);
+  const label = (kind: ProviderKind) => PROVIDER_KIND_LABELS[kind].replace(/^./, (c) => c.toUpperCase());
+  answerPage(ctx, {
+    status,
+    title: 'Settings',
+    body: h(SettingsPage, {
+      csrf: csrfToken(ctx),
+      username: viewer.username,
+      email: viewer.email,
+      emailVerified: viewer.emailVerified,
+      pendingEmail,
+      apiKeys: keys
+        .filter((key) => key.revokedAt === null)
+        .map((key) => ({ prefix: key.prefix, name: key.name, createdAt: key.createdAt.toISOString(), lastUsedAt: key.lastUsedAt?.toISOString() ?? null })),
+      providerKeys: PROVIDER_KINDS.map((kind) => ({
+        kind,
+        label: label(kind),
+        help: PROVIDER_HELP[kind],
+        masked: providerKeys.find((saved) => saved.kind === kind)?.masked ?? null,
+      })),
+      ...message,
+    }),
+  });
+}
+
+export function mountSettingsRoutes(router: Router, deps: WebAccountDeps, form: Middleware[]): void {
+  const loggedIn = async (ctx: Context, next: Next) => {
+    if (!viewerOf(ctx)) return ctx.redirect(`/login?next=${encodeURIComponent('/settings')}`);
+    await next();
+  };
+  /** A settings form: its action, then the page with the notice, or with the error. */
+  const action = (path: string, run: (ctx: Context) => Promise<Message>) =>
+    router.post(path, ...form, loggedIn, async (ctx) => {
+      try {
+        await showSettings(ctx, deps, await run(ctx));
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        await showSettings(ctx, deps, { error: error.message }, STATUS[error.code] ?? 400);
+      }
+    });
+
+  router.get('/settings', loggedIn, (ctx) => showSettings(ctx, deps));
+  action('/settings/resend', async (ctx) => {
+    const viewer = viewerOf(ctx)!;
+    await resendVerification(deps, viewer, await deps.web.pendingEmailOf(viewer.id));
+    return { notice: 'We sent the verification link again.' };
+  });
+  action('/settings/email', async (ctx) => {
+    await changeEmail(deps, viewerOf(ctx)!, fields(ctx).email ?? '');
+    return { notice: 'We sent a link to the new address; it becomes your address once you open it.' };
+  });
+  action('/settings/api-keys', async (ctx) => {
+    const name = (fields(ctx).name ?? '').trim();
+    if (!name) throw new AppError('invalid_arguments', 'Give the new key a name, so you can tell it from others later.');
+    const created = await createApiKey(deps.accounts, viewerOf(ctx)!.username, name);
+    return { newKey: { key: created.key, name } };
+  });
+  action('/settings/api-keys/revoke', async (ctx) => {
+    await revokeKey(deps.accounts, viewerOf(ctx)!.username, fields(ctx).prefix ?? '');
+    return { notice: 'The key is revoked: programs using it are refused from now on.' };
+  });
+  action('/settings/provider-keys', async (ctx) => {
+    const { kind = '', key = '' } = fields(ctx);
+    const masked = await setProviderKey(deps.accounts, viewerOf(ctx)!.username, kind, key);
+    return { notice: `Saved: ${masked}.` };
+  });
+  action('/settings/provider-keys/remove', async (ctx) => {
+    await removeProviderKey(deps.accounts, viewerOf(ctx)!.username, fields(ctx).kind ?? '');
+    return { notice: 'The provider key is removed.' };
+  });
+}

@@ -1,0 +1,49 @@
+// A browser for the web pages' tests without a browser: keeps cookies, sends forms with the
+// page's CSRF token the way a page's own form does, follows no redirect by itself.
+import { expect } from 'vitest';
+
+/** A browser: keeps cookies, sends forms with the page's CSRF token, follows nothing by itself. */
+export class Browser {
+  constructor(private readonly base: string) {}
+
+  private cookies = new Map<string, string>();
+  /** Each browser its own address (the service trusts X-Forwarded-For, as behind a proxy), so per-IP limits stay out of the way. */
+  private readonly ip = `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+  lastSetCookies: string[] = [];
+
+  async request(path: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
+    const response = await fetch(`${this.base}${path}`, {
+      method: init.method ?? (init.form ? 'POST' : 'GET'),
+      redirect: 'manual',
+      headers: {
+        cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        'sec-fetch-site': 'same-origin',
+        'x-forwarded-for': this.ip,
+        ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        ...init.headers,
+      },
+      body: init.form ? new URLSearchParams(init.form).toString() : undefined,
+    });
+    this.lastSetCookies = response.headers.getSetCookie();
+    for (const line of this.lastSetCookies) {
+      const [pair] = line.split(';');
+      const [name, value] = pair!.split('=');
+      if (value) this.cookies.set(name!, value);
+      else this.cookies.delete(name!);
+    }
+    return { status: response.status, headers: response.headers, html: await response.text() };
+  }
+
+  /** Opens the page, then posts its form (the CSRF token from the page) with these fields. */
+  async submit(pagePath: string, action: string, fields: Record<string, string>) {
+    const page = await this.request(pagePath);
+    const token = /name="_csrf" value="([^"]+)"/.exec(page.html)?.[1];
+    expect(token).toBeTruthy();
+    return this.request(action, { form: { _csrf: token!, ...fields } });
+  }
+
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+}
+
