@@ -26,7 +26,7 @@ async function sceneOf(deps: ActivityDeps, mapId: number): Promise<Scene> {
   let after = -1;
   for (;;) {
     const page = await featureTextsPage(deps.db, mapId, after, PAGE);
-    for (const row of page) scene.addFeature(JSON.parse(row.text));
+    for (const row of page) scene.addFeatureText(row.text);
     if (page.length < PAGE) return scene;
     after = page[page.length - 1]!.ordinal;
   }

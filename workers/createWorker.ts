@@ -80,8 +80,9 @@ export async function createRenderWorker(options: MediaWorkerOptions): Promise<R
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     activities: createRenderActivities(options.deps),
-    // Drawing is CPU-bound (canvas and PNG encoding off the event loop): two at a time.
-    maxConcurrentActivityTaskExecutions: 2,
+    // One at a time: images are not urgent, and a map of large features takes tens of MB to draw
+    // (a 14 MB MultiPolygon about 100 MB); more render workers scale it out.
+    maxConcurrentActivityTaskExecutions: 1,
     shutdownGraceTime: '10 seconds',
   });
   return { run: () => worker.run(), shutdown: () => worker.shutdown() };

@@ -115,6 +115,37 @@ export class CompactCoordinates extends JsonPieces {
     return this.lon(a) === this.lon(b) && this.lat(a) === this.lat(b) && (Number.isNaN(altA) ? Number.isNaN(altB) : altA === altB);
   }
 
+  /** The longitude and latitude of a position into `out` at `at` (no array made per position). */
+  readLonLat(index: number, out: Float64Array, at: number): void {
+    out[at] = this.lon(index);
+    out[at + 1] = this.lat(index);
+  }
+
+  /**
+   * The innermost lists in order, for a geometry with lists (depth 1 and more): a line's or a
+   * ring's positions (MultiPoint: all of them in one list) as `first` and `count`, and whether the
+   * list starts a new polygon of a MultiPolygon (always true at depth 1 and 2).
+   */
+  forEachList(visit: (first: number, count: number, startsPolygon: boolean) => void): void {
+    if (this.depth === 0) return;
+    const inner = this.counts[this.depth - 1]!;
+    const ringsPerPolygon = this.depth >= 3 ? this.counts[this.depth - 2]! : null;
+    let position = 0;
+    let polygon = 0;
+    let ringsLeft = 0;
+    for (let list = 0; list < inner.size; list++) {
+      let startsPolygon = true;
+      if (ringsPerPolygon) {
+        startsPolygon = ringsLeft === 0;
+        while (ringsLeft === 0 && polygon < ringsPerPolygon.size) ringsLeft = ringsPerPolygon.values[polygon++]!;
+        ringsLeft--;
+      }
+      const count = inner.values[list]!;
+      visit(position, count, startsPolygon);
+      position += count;
+    }
+  }
+
   /** [west, south, east, north] of the positions; null when there are none. */
   bounds(): BBox | null {
     if (this.positions === 0) return null;

@@ -158,6 +158,7 @@ export function drawBuiltinLabels(ctx: SKRSContext2D, view: View, palette: Palet
     for (const shift of copies) {
       const x = (country.x + shift - view.left) * view.worldSize;
       const y = (country.y - view.top) * view.worldSize;
+      if (x < 0 || y < 0 || x > view.width || y > view.height) continue; // off the image: no text to measure
       const width = ctx.measureText(country.name).width;
       const height = 16 * scale;
       if (!space.take({ x: x - width / 2 - 2, y: y - height / 2, width: width + 4, height })) continue;
@@ -171,6 +172,7 @@ export function drawBuiltinLabels(ctx: SKRSContext2D, view: View, palette: Palet
       for (const shift of copies) {
         const x = (capital.x + shift - view.left) * view.worldSize;
         const y = (capital.y - view.top) * view.worldSize;
+        if (x < 0 || y < 0 || x > view.width || y > view.height) continue;
         const width = ctx.measureText(capital.name).width;
         const height = 14 * scale;
         if (!space.take({ x: x - 4 * scale, y: y - height / 2, width: width + 10 * scale, height })) continue;

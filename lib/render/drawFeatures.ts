@@ -129,8 +129,13 @@ export function placeFeatureLabels(ctx: SKRSContext2D, scene: Scene, view: View,
   const placed: PlacedLabel[] = [];
   const height = 16 * scale;
   let tries = 0;
+  // No glyph of the 12 px font is narrower than this: a box this small that does not fit spares
+  // measuring the text (most titles of a crowded map).
+  const narrowest = 2 * scale;
   const tryPlace = (text: string, x: number, y: number, align: PlacedLabel['align']): void => {
     tries++;
+    const least = text.length * narrowest;
+    if (!space.fits({ x: align === 'left' ? x : x - least / 2, y: y - height / 2, width: least, height })) return;
     const width = ctx.measureText(text).width + 4 * scale;
     const box: Box = { x: align === 'left' ? x : x - width / 2, y: y - height / 2, width, height };
     if (space.take(box)) placed.push({ text, x: align === 'left' ? x + 2 * scale : x, y, align });

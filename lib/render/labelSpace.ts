@@ -17,15 +17,21 @@ export class LabelSpace {
     private readonly height: number,
   ) {}
 
-  /** Takes the box when it is inside the image and overlaps nothing taken; true if taken. */
-  take(box: Box): boolean {
+  /** Whether the box is inside the image and overlaps nothing taken (a cheap test before measuring text). */
+  fits(box: Box): boolean {
     if (box.x < 0 || box.y < 0 || box.x + box.width > this.width || box.y + box.height > this.height) return false;
-    const keys = this.keysOf(box);
-    for (const key of keys) {
+    for (const key of this.keysOf(box)) {
       for (const other of this.cells.get(key) ?? []) {
         if (box.x < other.x + other.width && other.x < box.x + box.width && box.y < other.y + other.height && other.y < box.y + box.height) return false;
       }
     }
+    return true;
+  }
+
+  /** Takes the box when it is inside the image and overlaps nothing taken; true if taken. */
+  take(box: Box): boolean {
+    if (!this.fits(box)) return false;
+    const keys = this.keysOf(box);
     for (const key of keys) {
       const list = this.cells.get(key);
       if (list) list.push(box);

@@ -76,10 +76,9 @@ export async function renderMapImage(request: RenderRequest, size: ImageSize): P
   await drawFeatures(ctx, request.scene, { view, scale: size.scale, markers: request.markers });
   drawFeatureLabels(ctx, labels, size.scale);
   drawAttribution(ctx, request.basemap.attribution, size, palette.attribution, palette.attributionBox);
-  const pixels = ctx.getImageData(0, 0, size.width, size.height);
-  return sharp(Buffer.from(pixels.data.buffer, pixels.data.byteOffset, pixels.data.byteLength), {
-    raw: { width: size.width, height: size.height, channels: 4 },
-  })
+  // The canvas's own pixels, without getImageData's copy and un-premultiplying: every image is
+  // opaque (the basemap covers it), so premultiplied and straight RGBA are the same bytes.
+  return sharp(canvas.data(), { raw: { width: size.width, height: size.height, channels: 4 } })
     .removeAlpha()
     .png({ compressionLevel: 6, adaptiveFiltering: false })
     .toBuffer();

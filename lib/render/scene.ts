@@ -2,6 +2,7 @@
 // (mercator.ts) and styled (lib/featureStyle.ts), with the bounds that frame them. Features are
 // added one at a time as they are read, so a 100,000-feature map never exists as one document.
 import { featureColor, featureTitle, isVisible, markerId, markerSymbol, strokeWidth } from '../featureStyle.js';
+import { LARGE_FEATURE_BYTES, readLargeFeature, type LargeFeature } from './largeFeature.js';
 import { worldX, worldY, type WorldBounds } from './mercator.js';
 
 export interface ScenePoint {
@@ -43,6 +44,51 @@ export class Scene {
 
   get size(): number {
     return this.points.length + this.lines.length + this.polygons.length;
+  }
+
+  /** Adds a feature from its stored JSON text (a large one without building its coordinates as arrays). */
+  addFeatureText(text: string): void {
+    const large = text.length > LARGE_FEATURE_BYTES ? readLargeFeature(text) : null;
+    if (large) this.addLargeFeature(large);
+    else this.addFeature(JSON.parse(text));
+  }
+
+  private addLargeFeature({ type, coordinates, properties }: LargeFeature): void {
+    if (!isVisible(properties)) return;
+    const lonLat = new Float64Array(2);
+    if (type === 'Point') {
+      coordinates.readLonLat(0, lonLat, 0);
+      return this.addPoint([lonLat[0]!, lonLat[1]!], properties);
+    }
+    const polygons = type === 'Polygon' || type === 'MultiPolygon';
+    let path: ScenePath | null = null;
+    coordinates.forEachList((first, count, startsPolygon) => {
+      if (type === 'MultiPoint') {
+        for (let i = 0; i < count; i++) {
+          coordinates.readLonLat(first + i, lonLat, 0);
+          this.addPoint([lonLat[0]!, lonLat[1]!], properties);
+        }
+        return;
+      }
+      if (count < 2) return;
+      const part = new Float64Array(count * 2);
+      for (let i = 0; i < count; i++) {
+        coordinates.readLonLat(first + i, lonLat, 0);
+        const x = worldX(lonLat[0]!);
+        const y = worldY(lonLat[1]!);
+        part[2 * i] = x;
+        part[2 * i + 1] = y;
+        this.extend(x, y);
+      }
+      // A new path for each line, and for each polygon (its rings are the parts of one path).
+      if (path === null || !polygons || (type === 'MultiPolygon' && startsPolygon)) {
+        path = { parts: [], color: featureColor(properties), width: strokeWidth(properties, polygons) };
+        const title = featureTitle(properties);
+        if (title) path.title = title;
+        (polygons ? this.polygons : this.lines).push(path);
+      }
+      path.parts.push(part);
+    });
   }
 
   /** Adds a GeoJSON feature (parsed); hidden features and unknown geometries are skipped. */

@@ -7,7 +7,9 @@ import { startTestService, type TestService } from './harness.js';
 let service: TestService;
 let key: string;
 beforeAll(async () => {
-  service = await startTestService();
+  // The imports alone: each upload's static image is rendered afterwards by the render worker
+  // (another process at scale; its memory is measured by `npm run bench -- render`).
+  service = await startTestService({ renderWorker: false });
   ({ key } = await service.newUser());
 });
 afterAll(() => service.stop());

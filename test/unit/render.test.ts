@@ -133,6 +133,29 @@ describe('static map renderer', () => {
     expect(count(image, [0x00, 0xc0, 0xc0])).toBeGreaterThan(150);
   });
 
+  it('reads a feature over 1 MB without JSON.parse into the same scene as a small one', () => {
+    const polygon = (cx: number, cy: number, n: number) => {
+      const ring = Array.from({ length: n }, (_, i) => [cx + Math.cos((i / n) * 2 * Math.PI), cy + Math.sin((i / n) * 2 * Math.PI)]);
+      return [[...ring, ring[0]], [[cx, cy], [cx + 0.1, cy], [cx + 0.1, cy + 0.1], [cx, cy]]];
+    };
+    const cases = [
+      { type: 'MultiPolygon', coordinates: Array.from({ length: 40 }, (_, i) => polygon(i, i / 2, 800)) },
+      { type: 'MultiLineString', coordinates: Array.from({ length: 30 }, (_, i) => polygon(i, 0, 1200)[0]) },
+      { type: 'MultiPoint', coordinates: Array.from({ length: 100_000 }, (_, i) => [i / 3000, i / 7000]) },
+    ];
+    for (const geometry of cases) {
+      const text = JSON.stringify({ type: 'Feature', id: 1, geometry, properties: { title: 'Big', color: '#123456', 'stroke-width': 2 } });
+      expect(text.length).toBeGreaterThan(1024 * 1024);
+      const [large, small] = [new Scene(), new Scene()];
+      large.addFeatureText(text);
+      small.addFeature(JSON.parse(text));
+      expect(large.bounds, geometry.type).toEqual(small.bounds);
+      expect(large.points.length).toBe(small.points.length);
+      expect(large.lines.map((line) => line.parts)).toEqual(small.lines.map((line) => line.parts));
+      expect(large.polygons.map((p) => [p.parts, p.color, p.width, p.title])).toEqual(small.polygons.map((p) => [p.parts, p.color, p.width, p.title]));
+    }
+  });
+
   it('ignores what it cannot draw instead of failing: unknown geometries, bad positions, unknown icons', async () => {
     const scene = new Scene();
     scene.addFeature(null);
