@@ -1,10 +1,11 @@
 // `npm run bench`: every benchmark, each running its reference beside our code in the same run.
 // Results are printed and written to bench/out/results.json. `npm run bench -- imports` (or
-// `latency`, or `images`) runs one of them.
+// `latency`, `images`, `render`) runs one of them.
 import fs from 'node:fs';
 import { benchApiLatency } from './apiLatency.js';
 import { benchImageUpload } from './imageUpload.js';
 import { benchImports } from './imports.js';
+import { benchRender } from './render.js';
 
 const only = process.argv[2];
 const results: Record<string, unknown> = {};
@@ -26,6 +27,20 @@ if (!only || only === 'images') {
   console.log(images.vipsthumbnail);
   console.table(images.rows);
   console.log(JSON.stringify(images.details, null, 2));
+}
+if (!only || only === 'render') {
+  console.log('Static map images against staticmaps (1,000 features, median of 5 each), then map/refresh_image end to end …');
+  const render = await benchRender();
+  results.render = render;
+  if (render.comparison) {
+    console.log(`staticmaps ${render.comparison.staticmaps}`);
+    console.table(render.comparison.rows);
+    console.log(JSON.stringify(render.comparison.details, null, 2));
+  }
+  if (render.refresh) {
+    console.table(render.refresh.rows);
+    console.log(JSON.stringify(render.refresh.pieces, null, 2));
+  }
 }
 fs.mkdirSync('bench/out', { recursive: true });
 fs.writeFileSync('bench/out/results.json', JSON.stringify({ date: new Date().toISOString(), results }, null, 2));

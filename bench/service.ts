@@ -20,6 +20,8 @@ export interface BenchService {
   key: string;
   /** The scratch PostgreSQL database (undefined on PGlite). */
   databaseName: string | undefined;
+  /** Its connection URL (undefined on PGlite). */
+  databaseUrl: string | undefined;
   /** The process that runs the API and the worker (memory is measured on it). */
   pid: number;
   /** The service's own Temporal dev server. */
@@ -29,7 +31,8 @@ export interface BenchService {
   stop(): Promise<void>;
 }
 
-export async function startBenchService(kind: BenchDatabase = 'pg'): Promise<BenchService> {
+/** `env`: settings of the service (lib/config.ts) beside the benchmark's own, such as IMAGE_REFRESH_SPACING. */
+export async function startBenchService(kind: BenchDatabase = 'pg', env: Record<string, string> = {}): Promise<BenchService> {
   const database = kind === 'pg' ? await createScratchDatabase('bench') : undefined;
   if (kind === 'pg' && !database) throw new Error('the benchmarks need PostgreSQL on 127.0.0.1:5432');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mps-bench-'));
@@ -39,7 +42,7 @@ export async function startBenchService(kind: BenchDatabase = 'pg'): Promise<Ben
   // empty argument, which node would take for the script).
   const extraArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter((arg) => arg !== '') ?? [];
   const child = spawn(process.execPath, ['--max-semi-space-size=2', ...extraArgs, '--import', 'tsx', 'scripts/start.ts'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: database?.url ?? '', TEMPORAL_ADDRESS: '' },
+    env: { ...process.env, ...env, DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: database?.url ?? '', TEMPORAL_ADDRESS: '' },
     // BENCH_SERVICE_LOGS=1 shows the service's own output (for looking into a slow case).
     stdio: ['ignore', 'pipe', process.env.BENCH_SERVICE_LOGS ? 'inherit' : 'ignore'],
   });
@@ -69,13 +72,14 @@ export async function startBenchService(kind: BenchDatabase = 'pg'): Promise<Ben
     base,
     key,
     databaseName: database?.name,
+    databaseUrl: database?.url,
     pid: child.pid!,
     temporalAddress,
     async send(op, args, body) {
       const response = await fetch(`${base}/api/1/${op}`, {
         method: 'POST',
         headers: { authorization: `Token ${key}`, 'service-api-arg': JSON.stringify(args) },
-        body,
+        body: body as string | Uint8Array<ArrayBuffer> | undefined,
       });
       const answer = (await response.json()) as Record<string, unknown>;
       if (answer.error) throw new Error(`${op} failed: ${answer.error}`);
