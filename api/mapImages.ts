@@ -1,6 +1,7 @@
 // A map's static image and thumbnail at its address: GET and HEAD of
 // `{map url}/static.png` (1200×630) and `{map url}/thumbnail.png` (400×300), for everyone who may
-// see the map (API clients send their key; others get 404, as for a map that does not exist).
+// see the map (API clients send their key, browsers their session cookie; others get 404, as for
+// a map that does not exist).
 // The renderer (activities/renderMapImage.ts) replaces the image under the same URL when a map is refreshed, so the
 // answer is revalidated every time (`no-cache`) with an ETag that names the stored file: a 304
 // costs one small query. Until a map's first image exists a placeholder is served, so embeds
@@ -9,11 +10,14 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Db } from '../db/connection.js';
 import { findMapImageByAddress } from '../db/maps.js';
+import { webAccountRepository } from '../db/webAccounts.js';
 import { accessTo, canView } from '../lib/access.js';
 import type { BlobStore } from '../lib/blobs/blobStore.js';
 import { sharp } from '../lib/media/sharp.js';
+import { sessionUser } from '../lib/webAccounts.js';
 import { answerFile, notFound } from './fileAnswer.js';
 import { optionalCaller } from './middleware/auth.js';
+import { sessionTokenOf } from './web/session.js';
 
 const SIZES = { static: { width: 1200, height: 630 }, thumbnail: { width: 400, height: 300 } } as const;
 type ImageName = keyof typeof SIZES;
@@ -32,10 +36,12 @@ function placeholder(name: ImageName): Promise<Buffer> {
 }
 
 function serve(db: Db, blobs: BlobStore, name: ImageName) {
+  const sessions = webAccountRepository(db);
   return async (ctx: Context) => {
-    const caller = await optionalCaller(db, ctx.get('authorization'));
-    const found = await findMapImageByAddress(db, ctx.params.owner ?? '', ctx.params.shortName ?? '', caller?.userId ?? null);
-    if (!found || !canView(accessTo(found.map, caller?.userId ?? 0, found.role))) {
+    // An API client's key, or the browser's session (My maps shows private maps' thumbnails).
+    const userId = (await optionalCaller(db, ctx.get('authorization')))?.userId ?? (await sessionUser(sessions, sessionTokenOf(ctx)))?.id ?? null;
+    const found = await findMapImageByAddress(db, ctx.params.owner ?? '', ctx.params.shortName ?? '', userId);
+    if (!found || !canView(accessTo(found.map, userId ?? 0, found.role))) {
       return notFound(ctx, 'map_not_found', 'There is no such map, or you may not see it.');
     }
     const visibleToAll = found.map.visibility === 'public' || found.map.visibility === 'unlisted';

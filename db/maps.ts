@@ -278,3 +278,19 @@ export async function replaceMapImageFiles(db: Db, mapId: number, files: MapImag
     return { previous: jsonColumn<MapImageFiles | null>(row.image_files) };
   });
 }
+
+/** Public maps, newest first, a page at a time: `limit` of them after `offset`, and whether more follow. */
+export async function listPublicMaps(db: Db, offset: number, limit: number): Promise<{ maps: MapRecord[]; more: boolean }> {
+  const rows = await mapsWithOwner(db).where('m.visibility', 'public').orderBy([{ column: 'm.created_at', order: 'desc' }, { column: 'm.id', order: 'desc' }]).offset(offset).limit(limit + 1);
+  return { maps: rows.slice(0, limit).map(toRecord), more: rows.length > limit };
+}
+
+/**
+ * Deletes the owner's map (its features, members and media links go with it); answers its image
+ * files for the caller to delete, or undefined when the owner has no such map.
+ */
+export async function deleteMapOfOwner(db: Db, mapId: number, ownerId: number): Promise<{ files: MapImageFiles | null } | undefined> {
+  const rows = await db('maps').where({ id: mapId, owner_id: ownerId }).delete().returning('image_files');
+  if (rows.length === 0) return undefined;
+  return { files: jsonColumn<MapImageFiles | null>(rows[0].image_files) };
+}

@@ -9,11 +9,13 @@ import { h } from 'preact';
 import { accountRepository } from '../../db/accounts.js';
 import type { Db } from '../../db/connection.js';
 import { webAccountRepository } from '../../db/webAccounts.js';
+import type { BlobStore } from '../../lib/blobs/blobStore.js';
 import type { Config } from '../../lib/config.js';
 import { createMailer, type Mailer } from '../../lib/mail.js';
 import { MessagePage } from '../../web/pages/accountPages.js';
 import { HomePage } from '../../web/pages/homePage.js';
 import { mountAccountRoutes } from './accountRoutes.js';
+import { mountMapListRoutes } from './mapListRoutes.js';
 import { mountSettingsRoutes } from './settingsRoutes.js';
 import { answerPage } from './pageAnswer.js';
 import { checkForm } from './security.js';
@@ -25,6 +27,7 @@ const SETTINGS_SCRIPT = fs.readFileSync(path.join(import.meta.dirname, '../../we
 export interface WebDeps {
   config: Config;
   db: Db;
+  blobs: BlobStore;
   /** Default: SMTP_URL, else the outbox folder (lib/mail.ts). */
   mailer?: Mailer;
 }
@@ -52,6 +55,7 @@ export function mountWeb(router: Router, deps: WebDeps): void {
   const accounts = { accounts: accountRepository(deps.db), web, mailer, publicUrl: deps.config.publicUrl };
   mountAccountRoutes(pages, accounts, form);
   mountSettingsRoutes(pages, accounts, form);
+  mountMapListRoutes(pages, deps, form);
   router.get('/assets/site.css', (ctx) => {
     ctx.set('Cache-Control', 'public, max-age=3600');
     ctx.type = 'text/css; charset=utf-8';

@@ -27,9 +27,11 @@ export function Layout({ title, viewer, csrf, children }: LayoutProps) {
           <a class="brand" href="/">
             Maps
           </a>
-          <nav aria-label="Account">
+          <nav aria-label="Main">
+            <a href="/explore">Explore</a>
             {viewer ? (
               <>
+                <a href="/maps">My maps</a>
                 <a href="/settings">{viewer.username}</a>
                 <form method="post" action="/logout" class="inline">
                   <input type="hidden" name="_csrf" value={csrf} />

@@ -1,0 +1,72 @@
+// My maps, Explore, and deleting a map (its owner, after a confirmation page).
+import type Router from '@koa/router';
+import type { Context, Middleware, Next } from 'koa';
+import { h } from 'preact';
+import type { Db } from '../../db/connection.js';
+import { deleteMapOfOwner, findMapRecord, listMapsOfUser, listPublicMaps } from '../../db/maps.js';
+import type { BlobStore } from '../../lib/blobs/blobStore.js';
+import type { MapRecord } from '../../lib/maps.js';
+import { MessagePage } from '../../web/pages/accountPages.js';
+import { DeleteMapPage, ExplorePage, MyMapsPage, type MapCard } from '../../web/pages/mapListPages.js';
+import { viewerOf } from './forms.js';
+import { answerPage } from './pageAnswer.js';
+import { csrfToken } from './security.js';
+
+const PER_PAGE = 24;
+
+const cardOf = (map: MapRecord, role: string): MapCard => ({
+  id: map.id,
+  title: map.title,
+  path: `/${encodeURIComponent(map.owner)}/${encodeURIComponent(map.shortName)}`,
+  owner: map.owner,
+  visibility: map.visibility,
+  role,
+  modified: map.modifiedAt.toISOString(),
+});
+
+export function mountMapListRoutes(router: Router, deps: { db: Db; blobs: BlobStore }, form: Middleware[]): void {
+  const loggedIn = async (ctx: Context, next: Next) => {
+    if (!viewerOf(ctx)) return ctx.redirect(`/login?next=${encodeURIComponent(ctx.path)}`);
+    await next();
+  };
+  const myMaps = async (ctx: Context, notice?: string) => {
+    const { owned, member } = await listMapsOfUser(deps.db, viewerOf(ctx)!.id);
+    const newestFirst = (a: MapCard, b: MapCard) => b.modified.localeCompare(a.modified);
+    answerPage(ctx, {
+      title: 'My maps',
+      body: h(MyMapsPage, {
+        csrf: csrfToken(ctx),
+        owned: owned.map((map) => cardOf(map, 'owner')).sort(newestFirst),
+        shared: member.map(({ map, role }) => cardOf(map, role)).sort(newestFirst),
+        notice,
+      }),
+    });
+  };
+  router.get('/maps', loggedIn, (ctx) => myMaps(ctx));
+
+  router.get('/explore', async (ctx) => {
+    const page = Math.max(1, Math.min(10_000, Number.parseInt(String(ctx.query.page ?? '1'), 10) || 1));
+    const { maps, more } = await listPublicMaps(deps.db, (page - 1) * PER_PAGE, PER_PAGE);
+    answerPage(ctx, { title: 'Explore', body: h(ExplorePage, { maps: maps.map((map) => cardOf(map, 'viewer')), page, more }) });
+  });
+
+  const ownMap = async (ctx: Context): Promise<MapRecord | undefined> => {
+    const id = Number(ctx.params.id);
+    const map = Number.isSafeInteger(id) && id > 0 ? await findMapRecord(deps.db, id) : undefined;
+    if (map && map.ownerId === viewerOf(ctx)!.id) return map;
+    answerPage(ctx, { status: 404, title: 'Not found', body: h(MessagePage, { heading: 'No such map', message: 'You have no map with this number.', link: { href: '/maps', text: 'Your maps' } }) });
+    return undefined;
+  };
+  router.get('/maps/:id/delete', loggedIn, async (ctx) => {
+    const map = await ownMap(ctx);
+    if (map) answerPage(ctx, { title: 'Delete a map', body: h(DeleteMapPage, { csrf: csrfToken(ctx), id: map.id, title: map.title }) });
+  });
+  router.post('/maps/:id/delete', ...form, loggedIn, async (ctx) => {
+    const map = await ownMap(ctx);
+    if (!map) return;
+    const deleted = await deleteMapOfOwner(deps.db, map.id, map.ownerId);
+    const files = deleted?.files;
+    if (files) await Promise.all([files.static.key, files.thumbnail.key].map((key) => deps.blobs.delete(key)));
+    await myMaps(ctx, `The map “${map.title}” is deleted.`);
+  });
+}

@@ -1,0 +1,74 @@
+// My maps, Explore and deleting a map from the web pages: cards with thumbnails (a private map's
+// thumbnail served to its owner's browser session), a lock on private maps, public maps newest
+// first by pages, and deletion with a confirmation, by the owner only.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from './harness.js';
+import { Browser } from './webClient.js';
+
+let service: TestService;
+
+beforeAll(async () => {
+  service = await startTestService({ renderWorker: false });
+});
+afterAll(() => service?.stop());
+
+/** A verified account logged in in a browser, and an API key of it. */
+async function account() {
+  const user = await service.newUser();
+  const browser = new Browser(service.url);
+  // The harness's users have the password "correct horse".
+  const login = await browser.submit('/login', '/login', { login: user.username, password: 'correct horse' });
+  expect(login.status).toBe(302);
+  return { ...user, browser };
+}
+
+const upload = async (key: string, title: string, visibility: string) => {
+  const answer = await service.send('map/upload', key, { file_type: 'empty', visibility, title });
+  expect(answer.error).toBeUndefined();
+  return { id: answer.id as number, path: new URL(answer.url as string).pathname };
+};
+
+describe('map list pages', () => {
+  it('lists my maps as cards with thumbnails and a lock on private ones, and serves their thumbnails to my session', async () => {
+    const me = await account();
+    const open = await upload(me.key, 'Open walks', 'public');
+    const secret = await upload(me.key, 'Secret garden', 'private');
+    const page = await me.browser.request('/maps');
+    expect(page.status).toBe(200);
+    expect(page.html).toContain(`<a href="${open.path}">Open walks</a>`);
+    expect(page.html).toContain(`<img src="${secret.path}/thumbnail.png" width="400" height="300" alt loading="lazy"/>`);
+    expect(page.html).toMatch(/aria-label="Private"[^>]*>🔒/);
+    expect((await me.browser.request(`${secret.path}/thumbnail.png`)).status).toBe(200);
+    expect((await new Browser(service.url).request(`${secret.path}/thumbnail.png`)).status).toBe(404);
+    expect((await new Browser(service.url).request('/maps')).status).toBe(302);
+  });
+
+  it('explores public maps newest first, by pages, without unlisted or private ones', async () => {
+    const me = await account();
+    const stamp = Date.now().toString(36);
+    for (let i = 0; i < 26; i++) await upload(me.key, `Explore ${stamp} ${i}`, 'public');
+    await upload(me.key, `Hidden ${stamp}`, 'unlisted');
+    const first = await new Browser(service.url).request('/explore');
+    expect(first.html.indexOf(`Explore ${stamp} 25`)).toBeGreaterThan(-1);
+    expect(first.html.indexOf(`Explore ${stamp} 25`)).toBeLessThan(first.html.indexOf(`Explore ${stamp} 24`));
+    expect(first.html).not.toContain(`Hidden ${stamp}`);
+    expect(first.html).toContain('href="/explore?page=2" rel="next"');
+    const second = await new Browser(service.url).request('/explore?page=2');
+    expect(second.html).toContain(`Explore ${stamp} 1<`);
+    expect(second.html).toContain('href="/explore?page=1" rel="prev"');
+  });
+
+  it('deletes a map after a confirmation, for its owner only', async () => {
+    const me = await account();
+    const other = await account();
+    const map = await upload(me.key, 'Doomed', 'public');
+    expect((await other.browser.request(`/maps/${map.id}/delete`)).status).toBe(404);
+    const refused = await other.browser.submit('/maps', `/maps/${map.id}/delete`, {});
+    expect(refused.status).toBe(404);
+    const confirm = await me.browser.request(`/maps/${map.id}/delete`);
+    expect(confirm.html).toContain('Delete “Doomed”?');
+    const deleted = await me.browser.submit(`/maps/${map.id}/delete`, `/maps/${map.id}/delete`, {});
+    expect(deleted.html).toContain('The map “Doomed” is deleted.');
+    expect(await service.call('map/get', me.key, { map_id: map.id })).toMatchObject({ error_code: 'map_not_found' });
+  });
+});
