@@ -16,6 +16,7 @@ import { MessagePage } from '../../web/pages/accountPages.js';
 import { HomePage } from '../../web/pages/homePage.js';
 import { mountAccountRoutes } from './accountRoutes.js';
 import { mountMapListRoutes } from './mapListRoutes.js';
+import { mountMapPage } from './mapPageRoute.js';
 import { mountSettingsRoutes } from './settingsRoutes.js';
 import { answerPage } from './pageAnswer.js';
 import { checkForm } from './security.js';
@@ -56,6 +57,8 @@ export function mountWeb(router: Router, deps: WebDeps): void {
   mountAccountRoutes(pages, accounts, form);
   mountSettingsRoutes(pages, accounts, form);
   mountMapListRoutes(pages, deps, form);
+  // Last: any other two-segment path is a map's address.
+  mountMapPage(pages, deps.db);
   router.get('/assets/site.css', (ctx) => {
     ctx.set('Cache-Control', 'public, max-age=3600');
     ctx.type = 'text/css; charset=utf-8';

@@ -71,4 +71,52 @@ describe('map list pages', () => {
     expect(deleted.html).toContain('The map “Doomed” is deleted.');
     expect(await service.call('map/get', me.key, { map_id: map.id })).toMatchObject({ error_code: 'map_not_found' });
   });
+
+  it('shows a map at its address: title, description, its picture and the item list as a tree with counts', async () => {
+    const me = await account();
+    const geojson = {
+      type: 'FeatureCollection',
+      groups: [
+        { id: 1, title: 'Food' },
+        { id: 2, title: 'Cafés', parent: 1 },
+        { id: 3, title: 'Walks' },
+      ],
+      features: [
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [2.35, 48.85] }, properties: { title: 'Bistro <b>', group: 1 } },
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [2.36, 48.85] }, properties: { title: 'Café A', group: 2 } },
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [2.37, 48.85] }, properties: { title: 'Café B', group: 2, visible: false } },
+        { type: 'Feature', geometry: { type: 'LineString', coordinates: [[2.3, 48.8], [2.4, 48.9]] }, properties: { group: 3 } },
+        { type: 'Feature', geometry: { type: 'Polygon', coordinates: [[[2.3, 48.8], [2.31, 48.8], [2.31, 48.81], [2.3, 48.8]]] }, properties: { title: 'Park' } },
+      ],
+    };
+    const answer = await service.send('map/upload', me.key, { file_type: 'geojson', visibility: 'public', title: 'Paris food', description: 'Where we eat.' }, JSON.stringify(geojson));
+    const path = new URL(answer.url as string).pathname;
+    const page = await new Browser(service.url).request(path);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('<h1>Paris food</h1>');
+    expect(page.html).toContain('Where we eat.');
+    expect(page.html).toContain(`<img src="${path}/static.png" width="1200" height="630" alt="Map: Paris food"/>`);
+    expect(page.html).toMatch(/Items <span class="count">\(5\)<\/span>/);
+    expect(page.html).toMatch(/Food <span class="count">\(3\)<\/span>/); // its own item and its subgroup's two
+    expect(page.html).toMatch(/Cafés <span class="count">\(2\)<\/span>/);
+    expect(page.html).toMatch(/Walks <span class="count">\(1\)<\/span>/);
+    expect(page.html).toContain('Bistro &lt;b>');
+    expect(page.html).toMatch(/class="item hidden">.*Café B<span class="badge">hidden<\/span>/);
+    expect(page.html).toContain('Untitled line');
+    expect(page.html.indexOf('Food')).toBeLessThan(page.html.indexOf('Cafés'));
+  });
+
+  it('answers 404 with a log-in link for a map the visitor may not see, and shows a select map to its viewers', async () => {
+    const me = await account();
+    const viewer = await account();
+    const secret = await upload(me.key, 'Secret', 'private');
+    const anonymous = await new Browser(service.url).request(secret.path);
+    expect([anonymous.status, anonymous.html.includes(`href="/login?next=${encodeURIComponent(secret.path)}"`)]).toEqual([404, true]);
+    expect((await viewer.browser.request(secret.path)).status).toBe(404);
+    expect((await me.browser.request(secret.path)).status).toBe(200);
+    await service.db('map_members').insert({ map_id: secret.id, user_id: viewer.userId, role: 'viewer' });
+    await service.db('maps').where({ id: secret.id }).update({ visibility: 'select' });
+    expect((await viewer.browser.request(secret.path)).status).toBe(200);
+    expect((await new Browser(service.url).request(`/${me.username}/no-such-map`)).status).toBe(404);
+  });
 });

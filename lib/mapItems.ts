@@ -1,0 +1,74 @@
+// A map's items as its page lists them: groups and subgroups as a tree, each with how many items
+// it holds (its subgroups' included), and the items (title, kind, hidden or not) under their group.
+export interface ListedItem {
+  id: number;
+  title: string;
+  kind: 'point' | 'line' | 'area' | 'item';
+  hidden: boolean;
+}
+
+export interface ItemGroup {
+  id: string;
+  title: string;
+  count: number;
+  groups: ItemGroup[];
+  items: ListedItem[];
+}
+
+export interface ItemTree {
+  /** Items in no group, and the top-level groups. */
+  root: ItemGroup;
+  /** Items not listed (a map with more than the page lists). */
+  unlisted: number;
+}
+
+const KINDS: Record<string, ListedItem['kind']> = {
+  Point: 'point',
+  MultiPoint: 'point',
+  LineString: 'line',
+  MultiLineString: 'line',
+  Polygon: 'area',
+  MultiPolygon: 'area',
+};
+
+const UNTITLED: Record<ListedItem['kind'], string> = { point: 'Untitled point', line: 'Untitled line', area: 'Untitled area', item: 'Untitled item' };
+
+/** The tree of the head's groups with the listed features and every group's count. */
+export function itemTree(
+  headText: string,
+  features: readonly { id: number; text: string }[],
+  groupCounts: readonly { groupId: string | null; count: number }[],
+  total: number,
+): ItemTree {
+  const head = JSON.parse(headText) as { groups?: { id: unknown; title?: unknown; parent?: unknown }[] };
+  const root: ItemGroup = { id: '', title: '', count: 0, groups: [], items: [] };
+  const byId = new Map<string, ItemGroup>();
+  const parents = new Map<string, string | undefined>();
+  for (const group of head.groups ?? []) {
+    const id = String(group.id);
+    byId.set(id, { id, title: typeof group.title === 'string' && group.title.trim() ? group.title : 'Untitled group', count: 0, groups: [], items: [] });
+    parents.set(id, group.parent === undefined || group.parent === null ? undefined : String(group.parent));
+  }
+  for (const [id, group] of byId) (byId.get(parents.get(id) ?? '') ?? root).groups.push(group);
+  // Counts go up the tree: a group holds its own items and its subgroups'.
+  for (const { groupId, count } of groupCounts) {
+    root.count += count;
+    let id = groupId === null ? undefined : groupId;
+    for (let guard = 0; id !== undefined && guard < 1000; guard++) {
+      const group = byId.get(id);
+      if (!group) break;
+      group.count += count;
+      id = parents.get(id);
+    }
+  }
+  for (const { id, text } of features) {
+    const feature = JSON.parse(text) as { geometry?: { type?: string }; properties?: Record<string, unknown> | null };
+    const properties = feature.properties ?? {};
+    const kind = KINDS[feature.geometry?.type ?? ''] ?? 'item';
+    const title = typeof properties.title === 'string' && properties.title.trim() ? properties.title : UNTITLED[kind];
+    const hidden = properties.visible === false || properties.visible === 0;
+    const group = properties.group === undefined || properties.group === null ? undefined : byId.get(String(properties.group));
+    (group ?? root).items.push({ id, title, kind, hidden });
+  }
+  return { root, unlisted: Math.max(0, total - features.length) };
+}
