@@ -34,9 +34,10 @@ function Card({ map, csrf, showOwner }: { map: MapCard; csrf?: string; showOwner
         </h3>
         <p class="meta">
           {locked ? (
-            <span class="lock" role="img" aria-label={VISIBILITY_LABEL[map.visibility]} title={VISIBILITY_LABEL[map.visibility]}>
-              🔒
-            </span>
+            <svg class="lock" role="img" aria-label={VISIBILITY_LABEL[map.visibility]} viewBox="0 0 16 16" width="14" height="14">
+              <title>{VISIBILITY_LABEL[map.visibility]}</title>
+              <path d="M4 7V5a4 4 0 1 1 8 0v2h1v8H3V7h1zm2 0h4V5a2 2 0 1 0-4 0v2z" fill="currentColor" />
+            </svg>
           ) : null}{' '}
           {showOwner ? `by ${map.owner} · ` : ''}
           {VISIBILITY_LABEL[map.visibility]} · {map.modified.slice(0, 10)}
