@@ -205,8 +205,10 @@ describe('map/refresh_image', () => {
       const map = await idle.send('map/upload', user.key, { file_type: 'empty', visibility: 'public' });
       // The upload needs a worker too: the map is made directly.
       expect(map.error_code).toBe('service_unavailable');
-      await idle.db('maps').insert({ owner_id: user.userId, short_name: 'idle', title: 'Idle', description: '', basemap: 'classic', visibility: 'public', head: '{}' });
-      const { id } = await idle.db('maps').where({ owner_id: user.userId }).first('id');
+      // An id no other test's map has: map-image workflows are named by map id on the one Temporal
+      // server the tests share (with PGlite each service's ids start at 1).
+      const id = 900_000_000 + Math.floor(Math.random() * 1_000_000);
+      await idle.db('maps').insert({ id, owner_id: user.userId, short_name: 'idle', title: 'Idle', description: '', basemap: 'classic', visibility: 'public', head: '{}' });
       const started = Date.now();
       const answer = await idle.call('map/refresh_image', user.key, { map_id: id });
       expect(answer).toMatchObject({ error_code: 'service_unavailable', error: 'No worker is processing jobs right now; please try again later.' });
