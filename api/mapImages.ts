@@ -10,14 +10,11 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Db } from '../db/connection.js';
 import { findMapImageByAddress } from '../db/maps.js';
-import { webAccountRepository } from '../db/webAccounts.js';
 import { accessTo, canView } from '../lib/access.js';
 import type { BlobStore } from '../lib/blobs/blobStore.js';
 import { sharp } from '../lib/media/sharp.js';
-import { sessionUser } from '../lib/webAccounts.js';
 import { answerFile, notFound } from './fileAnswer.js';
-import { optionalCaller } from './middleware/auth.js';
-import { sessionTokenOf } from './web/session.js';
+import { viewerIdOf } from './viewerId.js';
 
 const SIZES = { static: { width: 1200, height: 630 }, thumbnail: { width: 400, height: 300 } } as const;
 type ImageName = keyof typeof SIZES;
@@ -36,10 +33,10 @@ function placeholder(name: ImageName): Promise<Buffer> {
 }
 
 function serve(db: Db, blobs: BlobStore, name: ImageName) {
-  const sessions = webAccountRepository(db);
+  const viewerId = viewerIdOf(db);
   return async (ctx: Context) => {
     // An API client's key, or the browser's session (My maps shows private maps' thumbnails).
-    const userId = (await optionalCaller(db, ctx.get('authorization')))?.userId ?? (await sessionUser(sessions, sessionTokenOf(ctx)))?.id ?? null;
+    const userId = await viewerId(ctx);
     const found = await findMapImageByAddress(db, ctx.params.owner ?? '', ctx.params.shortName ?? '', userId);
     if (!found || !canView(accessTo(found.map, userId ?? 0, found.role))) {
       return notFound(ctx, 'map_not_found', 'There is no such map, or you may not see it.');

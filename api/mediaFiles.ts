@@ -4,7 +4,7 @@
 // change under a URL (an id is never reused), so they are cached for a year as immutable, with
 // an ETag; `public` when a public or unlisted map uses the media, `private` otherwise. Who may
 // fetch: the uploader and everyone who may see a map that uses the media (API clients send
-// their key; the web app's session joins later); everyone else gets 404, the same answer as
+// their key, browsers their session); everyone else gets 404, the same answer as
 // for an id that does not exist.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
@@ -14,7 +14,7 @@ import type { BlobStore } from '../lib/blobs/blobStore.js';
 import { pickDerivative } from '../lib/media/derivatives.js';
 import { isMediaId } from '../lib/media/ids.js';
 import { answerFile, notFound } from './fileAnswer.js';
-import { optionalCaller } from './middleware/auth.js';
+import { viewerIdOf } from './viewerId.js';
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 const FILE_NAME = /^s(\d{1,5})(?:\.(jpg|png))?$/;
@@ -23,12 +23,12 @@ const EXTENSION: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'p
 const missing = (ctx: Context) => notFound(ctx, 'media_not_found', 'There is no such image or marker, or you may not see it.');
 
 function serve(db: Db, blobs: BlobStore, kind: 'image' | 'marker') {
+  const viewerId = viewerIdOf(db);
   return async (ctx: Context) => {
     const id = ctx.params.id ?? '';
     const name = FILE_NAME.exec(ctx.params.file ?? '');
     if (!isMediaId(id) || !name) return missing(ctx);
-    const caller = await optionalCaller(db, ctx.get('authorization'));
-    const media = await findServableMedia(db, kind, id, caller?.userId ?? null);
+    const media = await findServableMedia(db, kind, id, await viewerId(ctx));
     if (!media || !(media.publicUse || media.callerMaySee)) return missing(ctx);
     const derivative = pickDerivative(media.derivatives, Number(name[1]));
     if (!derivative || (name[2] !== undefined && EXTENSION[derivative.contentType] !== name[2])) return missing(ctx);

@@ -1,6 +1,5 @@
 // The web application's server side: the pages (server-rendered Preact, web/pages/), their
 // stylesheet, the session and form checks they share. Mounted by api/app.ts before the map routes.
-import fs from 'node:fs';
 import path from 'node:path';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
@@ -15,15 +14,15 @@ import { createMailer, type Mailer } from '../../lib/mail.js';
 import { MessagePage } from '../../web/pages/accountPages.js';
 import { HomePage } from '../../web/pages/homePage.js';
 import { mountAccountRoutes } from './accountRoutes.js';
+import { mountAssets } from './assets.js';
 import { mountMapListRoutes } from './mapListRoutes.js';
+import { mountMapData } from './mapData.js';
 import { mountMapPage } from './mapPageRoute.js';
 import { mountSettingsRoutes } from './settingsRoutes.js';
 import { answerPage } from './pageAnswer.js';
 import { checkForm } from './security.js';
 import { loadViewer, type WebState } from './session.js';
 
-const STYLESHEET = fs.readFileSync(path.join(import.meta.dirname, '../../web/styles/site.css'));
-const SETTINGS_SCRIPT = fs.readFileSync(path.join(import.meta.dirname, '../../web/assets/settings.js'));
 
 export interface WebDeps {
   config: Config;
@@ -59,16 +58,8 @@ export function mountWeb(router: Router, deps: WebDeps): void {
   mountMapListRoutes(pages, deps, form);
   // Last: any other two-segment path is a map's address.
   mountMapPage(pages, deps.db);
-  router.get('/assets/site.css', (ctx) => {
-    ctx.set('Cache-Control', 'public, max-age=3600');
-    ctx.type = 'text/css; charset=utf-8';
-    ctx.body = STYLESHEET;
-  });
-  router.get('/assets/settings.js', (ctx) => {
-    ctx.set('Cache-Control', 'public, max-age=3600');
-    ctx.type = 'text/javascript; charset=utf-8';
-    ctx.body = SETTINGS_SCRIPT;
-  });
+  mountMapData(router, deps.db);
+  mountAssets(router);
   router.use(pages.routes());
 }
 

@@ -35,9 +35,20 @@ export function mountMapPage(router: Router, db: Db): void {
     const { map } = found;
     const content = await readMapPageContent(db, map.id, LISTED_ITEMS);
     const path = `/${encodeURIComponent(map.owner)}/${encodeURIComponent(map.shortName)}`;
+    // The built-in basemaps draw in the browser; a commercial one shows on `classic` there for now.
+    const basemap = ['classic', 'light', 'dark'].includes(map.basemap) ? map.basemap : 'classic';
     answerPage(ctx, {
       title: map.title,
-      body: h(MapPage, { title: map.title, owner: map.owner, description: map.description, path, tree: itemTree(content.head, content.features, content.groupCounts, content.total) }),
+      styles: ['/assets/maplibre/maplibre-gl.css', '/basemaps/fonts/noto-sans.css'],
+      scripts: ['/assets/app.js'],
+      body: h(MapPage, {
+        title: map.title,
+        owner: map.owner,
+        description: map.description,
+        path,
+        styleUrl: `/basemaps/${basemap}/style.json`,
+        tree: itemTree(content.head, content.features, content.groupCounts, content.total),
+      }),
     });
   });
 }

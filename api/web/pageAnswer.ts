@@ -7,9 +7,18 @@ import { Layout } from '../../web/pages/layout.js';
 import { csrfToken, PAGE_HEADERS } from './security.js';
 import type { WebState } from './session.js';
 
-export function answerPage(ctx: Context, options: { status?: number; title: string; body: ComponentChildren }): void {
+export interface PageOptions {
+  status?: number;
+  title: string;
+  body: ComponentChildren;
+  styles?: string[];
+  scripts?: string[];
+}
+
+export function answerPage(ctx: Context, options: PageOptions): void {
   const state = ctx.state as WebState;
-  const html = render(Layout({ title: options.title, viewer: state.viewer ? { username: state.viewer.username } : undefined, csrf: csrfToken(ctx), children: options.body }));
+  const viewer = state.viewer ? { username: state.viewer.username } : undefined;
+  const html = render(Layout({ title: options.title, viewer, csrf: csrfToken(ctx), styles: options.styles, scripts: options.scripts, children: options.body }));
   ctx.set(PAGE_HEADERS);
   ctx.set('Cache-Control', 'no-store');
   ctx.status = options.status ?? 200;

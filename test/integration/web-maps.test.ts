@@ -101,7 +101,14 @@ describe('map list pages', () => {
     expect(page.html).toMatch(/Cafés <span class="count">\(2\)<\/span>/);
     expect(page.html).toMatch(/Walks <span class="count">\(1\)<\/span>/);
     expect(page.html).toContain('Bistro &lt;b>');
-    expect(page.html).toMatch(/class="item hidden">.*Café B<span class="badge">hidden<\/span>/);
+    expect(page.html).toMatch(/class="item hidden" data-item-id="\d+" data-title="Café B">.*Café B<\/button><span class="badge">hidden<\/span>/);
+    expect(page.html).toContain(`data-map-geojson="${path}/map.geojson" data-map-style="/basemaps/classic/style.json"`);
+    expect(page.html).toContain('<script type="module" src="/assets/app.js"></script>');
+    const data = await fetch(`${service.url}${path}/map.geojson`);
+    expect([data.status, data.headers.get('content-type')]).toEqual([200, 'application/geo+json']);
+    expect(((await data.json()) as { features: unknown[] }).features).toHaveLength(5);
+    const app = await fetch(`${service.url}/assets/app.js`);
+    expect([app.status, (await app.text()).includes('/assets/maplibre/maplibre-gl.mjs')]).toEqual([200, true]);
     expect(page.html).toContain('Untitled line');
     expect(page.html.indexOf('Food')).toBeLessThan(page.html.indexOf('Cafés'));
   });
@@ -113,6 +120,8 @@ describe('map list pages', () => {
     const anonymous = await new Browser(service.url).request(secret.path);
     expect([anonymous.status, anonymous.html.includes(`href="/login?next=${encodeURIComponent(secret.path)}"`)]).toEqual([404, true]);
     expect((await viewer.browser.request(secret.path)).status).toBe(404);
+    expect((await viewer.browser.request(`${secret.path}/map.geojson`)).status).toBe(404);
+    expect((await me.browser.request(`${secret.path}/map.geojson`)).status).toBe(200);
     expect((await me.browser.request(secret.path)).status).toBe(200);
     await service.db('map_members').insert({ map_id: secret.id, user_id: viewer.userId, role: 'viewer' });
     await service.db('maps').where({ id: secret.id }).update({ visibility: 'select' });

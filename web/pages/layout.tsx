@@ -10,17 +10,27 @@ export interface LayoutProps {
   title: string;
   viewer: Viewer | undefined;
   csrf: string;
+  /** Extra stylesheets and module scripts of the page (the map front end). */
+  styles?: string[];
+  scripts?: string[];
   children: ComponentChildren;
 }
 
-export function Layout({ title, viewer, csrf, children }: LayoutProps) {
+export function Layout({ title, viewer, csrf, styles = [], scripts = [], children }: LayoutProps) {
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} · Maps`}</title>
+        <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/assets/site.css" />
+        {styles.map((href) => (
+          <link key={href} rel="stylesheet" href={href} />
+        ))}
+        {scripts.map((src) => (
+          <script key={src} type="module" src={src} />
+        ))}
       </head>
       <body>
         <header class="site-header">

@@ -9,10 +9,22 @@ export interface MapPageProps {
   description: string;
   /** The map's address (path). */
   path: string;
+  /** The basemap's MapLibre style. */
+  styleUrl: string;
   tree: ItemTree;
 }
 
 const KIND_LABEL: Record<ListedItem['kind'], string> = { point: 'Point', line: 'Line', area: 'Area', item: 'Item' };
+
+/** An eye, drawn (no emoji font needed); crossed out by CSS when the button is not pressed. */
+function EyeIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+      <path d="M12 5C6.5 5 2.7 9.1 1.5 12c1.2 2.9 5 7 10.5 7s9.3-4.1 10.5-7C21.3 9.1 17.5 5 12 5zm0 11.5a4.5 4.5 0 1 1 0-9 4.5 4.5 0 0 1 0 9zm0-2.3a2.2 2.2 0 1 0 0-4.4 2.2 2.2 0 0 0 0 4.4z" fill="currentColor" />
+      <path class="strike" d="M3 3l18 18" stroke="currentColor" stroke-width="2" />
+    </svg>
+  );
+}
 
 function Items({ group }: { group: ItemGroup }) {
   return (
@@ -21,6 +33,9 @@ function Items({ group }: { group: ItemGroup }) {
         <li key={`g${sub.id}`} class="group">
           <details open>
             <summary>
+              <button type="button" class="eye" data-toggle="group" aria-pressed="true" aria-label={`Show or hide the group ${sub.title}`} hidden>
+                <EyeIcon />
+              </button>
               {sub.title} <span class="count">({sub.count})</span>
             </summary>
             <ul>
@@ -30,9 +45,14 @@ function Items({ group }: { group: ItemGroup }) {
         </li>
       ))}
       {group.items.map((item) => (
-        <li key={`i${item.id}`} class={item.hidden ? 'item hidden' : 'item'}>
+        <li key={`i${item.id}`} class={item.hidden ? 'item hidden' : 'item'} data-item-id={String(item.id)} data-title={item.title}>
+          <button type="button" class="eye" data-toggle="item" aria-pressed={item.hidden ? 'false' : 'true'} aria-label={`Show or hide ${item.title}`} hidden>
+            <EyeIcon />
+          </button>
           <span class={`kind kind-${item.kind}`} aria-label={KIND_LABEL[item.kind]} role="img" />
-          {item.title}
+          <button type="button" class="link item-title" data-open-item="">
+            {item.title}
+          </button>
           {item.hidden ? <span class="badge">hidden</span> : null}
         </li>
       ))}
@@ -52,12 +72,16 @@ export function MapPage(props: MapPageProps) {
           Items <span class="count">({root.count})</span>
         </h2>
         {root.count === 0 ? <p>This map has no items yet.</p> : null}
+        <p class="field" hidden>
+          <label for="item-filter">Filter items</label>
+          <input id="item-filter" type="search" placeholder="Title contains…" hidden />
+        </p>
         <ul class="item-list">
           <Items group={root} />
         </ul>
         {unlisted > 0 ? <p class="meta">…and {unlisted.toLocaleString('en')} more items.</p> : null}
       </aside>
-      <figure class="map-view">
+      <figure class="map-view" data-map-geojson={`${props.path}/map.geojson`} data-map-style={props.styleUrl}>
         <img src={`${props.path}/static.png`} width={1200} height={630} alt={`Map: ${props.title}`} />
       </figure>
     </div>

@@ -1,0 +1,26 @@
+// A map's GeoJSON for its page's front end: GET {map url}/map.geojson, for whoever may see the
+// map (an API client by its key, a browser by its session), streamed as map/get streams it.
+import { Readable } from 'node:stream';
+import type Router from '@koa/router';
+import type { Db } from '../../db/connection.js';
+import { openMapDocument } from '../../db/mapDocument.js';
+import { findMapImageByAddress } from '../../db/maps.js';
+import { accessTo, canView } from '../../lib/access.js';
+import { notFound } from '../fileAnswer.js';
+import { viewerIdOf } from '../viewerId.js';
+
+export function mountMapData(router: Router, db: Db): void {
+  const viewerId = viewerIdOf(db);
+  router.get('/:owner/:shortName/map.geojson', async (ctx) => {
+    const userId = await viewerId(ctx);
+    const found = await findMapImageByAddress(db, ctx.params.owner ?? '', ctx.params.shortName ?? '', userId);
+    const read = found && canView(accessTo(found.map, userId ?? 0, found.role)) ? await openMapDocument(db, found.map.id) : undefined;
+    if (!read) return notFound(ctx, 'map_not_found', 'There is no such map, or you may not see it.');
+    const visibleToAll = found!.map.visibility === 'public' || found!.map.visibility === 'unlisted';
+    ctx.set('Cache-Control', visibleToAll ? 'public, no-cache' : 'private, no-store');
+    ctx.type = 'application/geo+json';
+    const body = Readable.from(read.text);
+    body.once('close', () => void read.close());
+    ctx.body = body;
+  });
+}

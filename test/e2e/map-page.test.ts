@@ -1,0 +1,92 @@
+// The map page in a real browser (Debian's Chromium through playwright-core; .ci/run installs it):
+// log in, open a map with groups, see the interactive map over the built-in basemap, hide a
+// group with its eye toggle, filter the list, open a popup from the list (title, Markdown
+// description, YouTube player) — and no request leaves the machine.
+import fs from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../integration/harness.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = 'test/e2e/screenshots';
+
+let service: TestService;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (.ci/run does)`);
+  service = await startTestService({ renderWorker: false });
+  // WebGL without a GPU: SwiftShader through ANGLE.
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'] });
+  fs.mkdirSync(SHOTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+describe('the map page in Chromium', () => {
+  it('shows the interactive map, toggles and filters items, and opens popups, with no request leaving the machine', async () => {
+    const user = await service.newUser();
+    const geojson = {
+      type: 'FeatureCollection',
+      groups: [{ id: 1, title: 'Food' }, { id: 2, title: 'Walks' }],
+      features: [
+        {
+          type: 'Feature',
+          geometry: { type: 'Point', coordinates: [2.347, 48.851] },
+          properties: { title: 'Café de Flore', description: 'Coffee on **Saint-Germain**<script>alert(1)</script>', media_url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'marker-symbol': 'cafe', group: 1 },
+        },
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [2.352, 48.857] }, properties: { title: 'Bistro', group: 1 } },
+        { type: 'Feature', geometry: { type: 'LineString', coordinates: [[2.32, 48.85], [2.36, 48.86]] }, properties: { title: 'Evening walk', group: 2 } },
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [2.33, 48.84] }, properties: { title: 'Secret spot', visible: false } },
+      ],
+    };
+    const map = await service.send('map/upload', user.key, { file_type: 'geojson', visibility: 'private', title: 'Paris' }, JSON.stringify(geojson));
+    const path = new URL(map.url as string).pathname;
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const offsite: string[] = [];
+    const problems: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(service.url) && !request.url().startsWith('data:') && !request.url().startsWith('blob:')) offsite.push(request.url());
+    });
+    page.on('pageerror', (error) => problems.push(String(error)));
+    // The YouTube player's address is only named (the frame is blocked from loading here).
+    await page.route(/youtube-nocookie\.com/, (route) => route.fulfill({ status: 204, body: '' }));
+    await page.goto(`${service.url}/login?next=${encodeURIComponent(path)}`);
+    await page.getByLabel('Username or e-mail address').fill(user.username);
+    await page.getByLabel('Password').fill('correct horse');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(`${service.url}${path}`);
+    await expect.poll(() => page.locator('.maplibregl-canvas').count(), { timeout: 20_000 }).toBe(1);
+    await page.screenshot({ path: `${SHOTS}/map-page.png` });
+
+    // The hidden item starts hidden; a group's eye hides its items.
+    await expect.poll(() => page.getByRole('button', { name: 'Show or hide Secret spot' }).getAttribute('aria-pressed')).toBe('false');
+    const walks = page.getByRole('button', { name: 'Show or hide the group Walks' });
+    await walks.click();
+    expect(await walks.getAttribute('aria-pressed')).toBe('false');
+    expect(await page.getByRole('button', { name: 'Show or hide Evening walk' }).getAttribute('aria-pressed')).toBe('false');
+
+    // The filter narrows the list.
+    await page.getByLabel('Filter items').fill('bis');
+    expect(await page.getByRole('button', { name: 'Bistro', exact: true }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Café de Flore', exact: true }).isVisible()).toBe(false);
+    await page.getByLabel('Filter items').fill('');
+
+    // A popup from the list: title, Markdown (sanitised), the video player.
+    await page.getByRole('button', { name: 'Café de Flore', exact: true }).click();
+    const popup = page.locator('.maplibregl-popup');
+    await expect.poll(() => popup.count()).toBe(1);
+    expect(await popup.locator('h3').textContent()).toBe('Café de Flore');
+    expect(await popup.locator('.description strong').textContent()).toBe('Saint-Germain');
+    expect(await popup.locator('script').count()).toBe(0);
+    expect(await popup.locator('iframe').getAttribute('src')).toBe('https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ');
+    await page.screenshot({ path: `${SHOTS}/map-popup.png` });
+
+    expect(problems).toEqual([]);
+    expect(offsite.filter((url) => !url.includes('youtube-nocookie.com'))).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,74 @@
+// The map page's interactive part: the map (through the adapter) over the built-in basemap, the
+// item list's eye toggles and filter, popups. The page works without it (its static image and
+// list are server-rendered); this replaces the image by the map once the data is in.
+import { createMapView, type MapFeature } from './mapAdapter.js';
+import { popupContent } from './popup.js';
+
+async function start(): Promise<void> {
+  const holder = document.querySelector<HTMLElement>('[data-map-geojson]');
+  if (!holder) return;
+  const [response] = await Promise.all([fetch(holder.dataset.mapGeojson!, { credentials: 'same-origin' }), document.fonts.load('12px "Noto Sans"').catch(() => undefined)]);
+  if (!response.ok) return;
+  const document_ = (await response.json()) as { features: MapFeature[] };
+  const container = document.createElement('div');
+  container.className = 'map-canvas';
+  container.setAttribute('role', 'region');
+  container.setAttribute('aria-label', 'Interactive map');
+  holder.replaceChildren(container);
+  const view = await createMapView(container, holder.dataset.mapStyle!, document_.features);
+  const hidden = new Set(document_.features.filter((f) => f.properties?.visible === false || f.properties?.visible === 0).map((f) => f.id));
+  view.setHidden(hidden);
+  view.onSelect((feature, at) => view.showPopup(at, popupContent(feature)));
+
+  // Eye toggles: an item's button hides or shows it; a group's, everything inside it.
+  const idsOf = (button: HTMLElement): number[] => {
+    const item = button.closest<HTMLElement>('[data-item-id]');
+    if (item && button.dataset.toggle === 'item') return [Number(item.dataset.itemId)];
+    return [...(button.closest('li')?.querySelectorAll<HTMLElement>('[data-item-id]') ?? [])].map((node) => Number(node.dataset.itemId));
+  };
+  const refresh = () => {
+    for (const button of document.querySelectorAll<HTMLElement>('[data-toggle]')) {
+      const ids = idsOf(button);
+      const visible = ids.some((id) => !hidden.has(id));
+      button.setAttribute('aria-pressed', String(visible));
+    }
+    view.setHidden(hidden);
+  };
+  document.addEventListener('click', (event) => {
+    const target = event.target as HTMLElement;
+    const toggle = target.closest<HTMLElement>('[data-toggle]');
+    if (toggle) {
+      const ids = idsOf(toggle);
+      const show = ids.every((id) => hidden.has(id));
+      for (const id of ids) {
+        if (show) hidden.delete(id);
+        else hidden.add(id);
+      }
+      return refresh();
+    }
+    const open = target.closest<HTMLElement>('[data-open-item]');
+    if (open) {
+      const id = Number(open.closest<HTMLElement>('[data-item-id]')!.dataset.itemId);
+      hidden.delete(id);
+      refresh();
+      view.focus(id);
+    }
+  });
+  for (const button of document.querySelectorAll<HTMLButtonElement>('[data-toggle]')) button.hidden = false;
+  refresh();
+
+  // The filter: list entries whose title does not contain the text are hidden (the map keeps them).
+  const filter = document.querySelector<HTMLInputElement>('#item-filter');
+  if (filter) {
+    filter.hidden = false;
+    filter.closest('p')!.hidden = false;
+    filter.addEventListener('input', () => {
+      const wanted = filter.value.trim().toLowerCase();
+      for (const item of document.querySelectorAll<HTMLElement>('[data-item-id]')) {
+        item.hidden = wanted !== '' && !(item.dataset.title ?? '').toLowerCase().includes(wanted);
+      }
+    });
+  }
+}
+
+void start();

@@ -1,0 +1,130 @@
+// The one module that talks to MapLibre GL JS: the rest of the front end asks it for a map of a
+// GeoJSON document over a basemap style, which features are hidden, where to look, and what was
+// clicked. (DESIGN.md: the map library lives behind one adapter.)
+import * as maplibregl from 'maplibre-gl';
+import type { GeoJSONSource, Map as MapLibreMap, MapLayerMouseEvent } from 'maplibre-gl';
+
+export interface MapFeature {
+  type: 'Feature';
+  id: number;
+  geometry: { type: string; coordinates: unknown } | null;
+  properties: Record<string, unknown> | null;
+}
+
+export interface MapView {
+  /** Shows only the features whose ids are not in `hidden`. */
+  setHidden(hidden: ReadonlySet<number>): void;
+  /** Moves to the feature and reports it as clicked. */
+  focus(id: number): void;
+  onSelect(listener: (feature: MapFeature, at: [number, number]) => void): void;
+  showPopup(at: [number, number], content: HTMLElement): void;
+}
+
+const DEFAULT_COLOR = '#2f6fd6';
+
+type Bounds = [number, number, number, number];
+
+function extend(bounds: Bounds, coordinates: unknown): void {
+  if (!Array.isArray(coordinates)) return;
+  if (typeof coordinates[0] === 'number' && typeof coordinates[1] === 'number') {
+    const [lon, lat] = coordinates as [number, number];
+    bounds[0] = Math.min(bounds[0], lon);
+    bounds[1] = Math.min(bounds[1], lat);
+    bounds[2] = Math.max(bounds[2], lon);
+    bounds[3] = Math.max(bounds[3], lat);
+    return;
+  }
+  for (const part of coordinates) extend(bounds, part);
+}
+
+function anchorOf(feature: MapFeature): [number, number] | undefined {
+  const bounds: Bounds = [Infinity, Infinity, -Infinity, -Infinity];
+  extend(bounds, feature.geometry?.coordinates);
+  return bounds[0] === Infinity ? undefined : [(bounds[0] + bounds[2]) / 2, (bounds[1] + bounds[3]) / 2];
+}
+
+/** Loads a Maki icon (served by the service, white) as a map image when a layer first needs it. */
+function loadIcons(map: MapLibreMap): void {
+  map.setMissingStyleImageResolver(async (id: string) => {
+    const name = id.replace(/^maki-/, '');
+    if (!/^[a-z0-9-]+$/.test(name) || map.hasImage(id)) return;
+    const image = new Image(30, 30);
+    image.src = `/assets/maki/${name}.svg`;
+    try {
+      await image.decode();
+    } catch {
+      return; // an unknown icon: the point keeps its plain circle
+    }
+    if (!map.hasImage(id)) map.addImage(id, image, { pixelRatio: 2 });
+  });
+}
+
+export async function createMapView(container: HTMLElement, styleUrl: string, features: MapFeature[]): Promise<MapView> {
+  const bounds: Bounds = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const feature of features) extend(bounds, feature.geometry?.coordinates);
+  const map = new maplibregl.Map({
+    container,
+    style: styleUrl,
+    attributionControl: { compact: true },
+    ...(bounds[0] === Infinity
+      ? { center: [0, 20] as [number, number], zoom: 1 }
+      : { bounds: [bounds[0], bounds[1], bounds[2], bounds[3]] as Bounds, fitBoundsOptions: { padding: 48, maxZoom: 15 } }),
+  });
+  map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
+  loadIcons(map);
+  await new Promise<void>((resolve) => map.once('load', () => resolve()));
+  const data = {
+    type: 'FeatureCollection' as const,
+    features: features.map((feature) => ({
+      ...feature,
+      properties: {
+        ...feature.properties,
+        _id: feature.id,
+        _color: typeof feature.properties?.color === 'string' && /^#[0-9a-f]{6}$/i.test(feature.properties.color) ? feature.properties.color : DEFAULT_COLOR,
+        _icon: typeof feature.properties?.['marker-symbol'] === 'string' ? `maki-${String(feature.properties['marker-symbol']).replace(/-(11|15)$/, '')}` : '',
+      },
+    })),
+  };
+  map.addSource('items', { type: 'geojson', data: data as never });
+  const color = ['get', '_color'] as unknown as string;
+  map.addLayer({ id: 'areas', type: 'fill', source: 'items', filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'fill-color': color, 'fill-opacity': 0.25 } });
+  map.addLayer({ id: 'area-lines', type: 'line', source: 'items', filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'line-color': color, 'line-width': 2 } });
+  map.addLayer({ id: 'lines', type: 'line', source: 'items', filter: ['==', ['geometry-type'], 'LineString'], paint: { 'line-color': color, 'line-width': 3 }, layout: { 'line-cap': 'round', 'line-join': 'round' } });
+  map.addLayer({ id: 'points', type: 'circle', source: 'items', filter: ['==', ['geometry-type'], 'Point'], paint: { 'circle-color': color, 'circle-radius': 11, 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 1.5 } });
+  map.addLayer({ id: 'icons', type: 'symbol', source: 'items', filter: ['all', ['==', ['geometry-type'], 'Point'], ['!=', ['get', '_icon'], '']], layout: { 'icon-image': ['get', '_icon'], 'icon-allow-overlap': true } });
+
+  const listeners: ((feature: MapFeature, at: [number, number]) => void)[] = [];
+  const byId = new Map(features.map((feature) => [feature.id, feature]));
+  for (const layer of ['points', 'icons', 'lines', 'areas']) {
+    map.on('click', layer, (event: MapLayerMouseEvent) => {
+      const id = Number(event.features?.[0]?.properties?._id);
+      const feature = byId.get(id);
+      if (feature) listeners.forEach((listener) => listener(feature, [event.lngLat.lng, event.lngLat.lat]));
+    });
+    map.on('mouseenter', layer, () => (map.getCanvas().style.cursor = 'pointer'));
+    map.on('mouseleave', layer, () => (map.getCanvas().style.cursor = ''));
+  }
+  let popup: maplibregl.Popup | undefined;
+  return {
+    setHidden(hidden) {
+      (map.getSource('items') as GeoJSONSource).setData({ ...data, features: data.features.filter((feature) => !hidden.has(feature.id)) } as never);
+    },
+    focus(id) {
+      const feature = byId.get(id);
+      const at = feature && anchorOf(feature);
+      if (!feature || !at) return;
+      map.easeTo({ center: at, zoom: Math.max(map.getZoom(), 12) });
+      listeners.forEach((listener) => listener(feature, at));
+    },
+    onSelect(listener) {
+      listeners.push(listener);
+    },
+    showPopup(at, content) {
+      popup?.remove();
+      popup = new maplibregl.Popup({ maxWidth: '320px', focusAfterOpen: true }).setLngLat(at).setDOMContent(content).addTo(map);
+      // The tip takes the photo's tip colour (set on the content by the popup's builder).
+      const tip = content.style.getPropertyValue('--tip-color');
+      if (tip) popup.getElement().style.setProperty('--tip-color', tip);
+    },
+  };
+}
