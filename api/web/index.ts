@@ -16,6 +16,7 @@ import { HomePage } from '../../web/pages/homePage.js';
 import { mountAccountRoutes } from './accountRoutes.js';
 import { mountAssets } from './assets.js';
 import { mountMapListRoutes } from './mapListRoutes.js';
+import { mountEmbedRoutes } from './embedRoutes.js';
 import { mountMapData } from './mapData.js';
 import { mountMapPage } from './mapPageRoute.js';
 import { mountSettingsRoutes } from './settingsRoutes.js';
@@ -57,7 +58,8 @@ export function mountWeb(router: Router, deps: WebDeps): void {
   mountSettingsRoutes(pages, accounts, form);
   mountMapListRoutes(pages, deps, form);
   // Last: any other two-segment path is a map's address.
-  mountMapPage(pages, deps.db);
+  mountEmbedRoutes(router, deps.db, deps.config.publicUrl);
+  mountMapPage(pages, deps.db, deps.config.publicUrl);
   mountMapData(router, deps.db);
   mountAssets(router);
   router.use(pages.routes());

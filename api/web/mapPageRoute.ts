@@ -8,7 +8,9 @@ import type { Db } from '../../db/connection.js';
 import { readMapPageContent } from '../../db/mapPage.js';
 import { findMapImageByAddress } from '../../db/maps.js';
 import { accessTo, canView } from '../../lib/access.js';
+import { iframeCode } from '../../lib/embed.js';
 import { itemTree } from '../../lib/mapItems.js';
+import { mapUrl } from '../../lib/mapSummary.js';
 import { MessagePage } from '../../web/pages/accountPages.js';
 import { MapPage } from '../../web/pages/mapPage.js';
 import { viewerOf } from './forms.js';
@@ -17,7 +19,7 @@ import { answerPage } from './pageAnswer.js';
 /** Items listed on the page; a larger map lists its first ones and says how many more it has. */
 const LISTED_ITEMS = 2_000;
 
-export function mountMapPage(router: Router, db: Db): void {
+export function mountMapPage(router: Router, db: Db, publicUrl: string): void {
   router.get('/:owner/:shortName', async (ctx: Context) => {
     const viewer = viewerOf(ctx);
     const found = await findMapImageByAddress(db, ctx.params.owner ?? '', ctx.params.shortName ?? '', viewer?.id ?? null);
@@ -48,7 +50,11 @@ export function mountMapPage(router: Router, db: Db): void {
         path,
         styleUrl: `/basemaps/${basemap}/style.json`,
         tree: itemTree(content.head, content.features, content.groupCounts, content.total),
+        link: mapUrl(publicUrl, map),
+        embedCode: iframeCode(publicUrl, map, { panel: false }),
+        embedCodeWithPanel: iframeCode(publicUrl, map, { panel: true }),
       }),
+      alternate: map.visibility === 'public' || map.visibility === 'unlisted' ? `${publicUrl}/oembed?url=${encodeURIComponent(mapUrl(publicUrl, map))}` : undefined,
     });
   });
 }

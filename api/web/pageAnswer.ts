@@ -13,12 +13,14 @@ export interface PageOptions {
   body: ComponentChildren;
   styles?: string[];
   scripts?: string[];
+  /** The page's oEmbed discovery address. */
+  alternate?: string | undefined;
 }
 
 export function answerPage(ctx: Context, options: PageOptions): void {
   const state = ctx.state as WebState;
   const viewer = state.viewer ? { username: state.viewer.username } : undefined;
-  const html = render(Layout({ title: options.title, viewer, csrf: csrfToken(ctx), styles: options.styles, scripts: options.scripts, children: options.body }));
+  const html = render(Layout({ title: options.title, viewer, csrf: csrfToken(ctx), styles: options.styles, scripts: options.scripts, oembed: options.alternate, children: options.body }));
   ctx.set(PAGE_HEADERS);
   ctx.set('Cache-Control', 'no-store');
   ctx.status = options.status ?? 200;

@@ -26,6 +26,13 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** An embed's headers: the same, but any site may frame it. */
+export const EMBED_HEADERS = {
+  'Content-Security-Policy': CSP.replace("frame-ancestors 'none'", 'frame-ancestors *'),
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+} as const;
+
 export const PAGE_HEADERS = {
   'Content-Security-Policy': CSP,
   'X-Content-Type-Options': 'nosniff',

@@ -89,4 +89,19 @@ describe('the map page in Chromium', () => {
     expect(offsite.filter((url) => !url.includes('youtube-nocookie.com'))).toEqual([]);
     await page.close();
   });
+
+  it('embeds a map: its picture with a Play button first, the interactive map after Play', async () => {
+    const user = await service.newUser();
+    const geojson = { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [2.35, 48.85] }, properties: { title: 'Here' } }] };
+    const map = await service.send('map/upload', user.key, { file_type: 'geojson', visibility: 'public', title: 'Embedded' }, JSON.stringify(geojson));
+    const page = await browser.newPage({ viewport: { width: 768, height: 576 } });
+    await page.goto(`${service.url}/embed/${map.id}`);
+    expect(await page.locator('.maplibregl-canvas').count()).toBe(0);
+    await page.screenshot({ path: `${SHOTS}/embed-before-play.png` });
+    await page.getByRole('button', { name: 'Play: open the interactive map Embedded' }).click();
+    await expect.poll(() => page.locator('.maplibregl-canvas').count(), { timeout: 20_000 }).toBe(1);
+    await page.waitForTimeout(2_000); // tiles and the items arrive after the canvas (the screenshot is to look at)
+    await page.screenshot({ path: `${SHOTS}/embed-after-play.png` });
+    await page.close();
+  });
 });

@@ -128,4 +128,37 @@ describe('map list pages', () => {
     expect((await viewer.browser.request(secret.path)).status).toBe(200);
     expect((await new Browser(service.url).request(`/${me.username}/no-such-map`)).status).toBe(404);
   });
+
+  it('shares a map: its link and embed codes, /embed/{id} framable with a Play button, and oEmbed for public and unlisted maps', async () => {
+    const me = await account();
+    const open = await upload(me.key, 'Walks "north" <2>', 'unlisted');
+    const page = await me.browser.request(open.path);
+    const embedCode = `<iframe src="${service.url}/embed/${open.id}" width="768" height="576" title="Walks &quot;north&quot; &lt;2>" style="border:0" loading="lazy" allowfullscreen></iframe>`;
+    // The page shows the codes as text (escaped once more in the HTML).
+    expect(page.html).toContain(embedCode.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;'));
+    expect(page.html).toContain(`/embed/${open.id}?panel=1`);
+    expect(page.html).toContain(`<link rel="alternate" type="application/json+oembed" href="${service.url}/oembed?url=${encodeURIComponent(`${service.url}${open.path}`)}"`);
+
+    const embed = await new Browser(service.url).request(`/embed/${open.id}`);
+    expect(embed.status).toBe(200);
+    expect(embed.headers.get('content-security-policy')).toContain('frame-ancestors *');
+    expect(embed.headers.get('x-frame-options')).toBeNull();
+    expect(embed.html).toContain(`<img src="${open.path}/static.png"`);
+    expect(embed.html).toContain('data-play');
+    expect(embed.html).not.toContain('class="side-panel"');
+    expect((await new Browser(service.url).request(`/embed/${open.id}?panel=1`)).html).toContain('class="side-panel"');
+
+    const secret = await upload(me.key, 'Secret', 'private');
+    expect((await new Browser(service.url).request(`/embed/${secret.id}`)).status).toBe(404);
+    expect((await new Browser(service.url).request('/embed/nonsense')).status).toBe(404);
+
+    const oembed = await fetch(`${service.url}/oembed?url=${encodeURIComponent(`${service.url}${open.path}`)}&maxwidth=384`);
+    expect(oembed.status).toBe(200);
+    const answer = (await oembed.json()) as Record<string, unknown>;
+    expect(answer).toMatchObject({ type: 'rich', version: '1.0', title: 'Walks "north" <2>', author_name: me.username, width: 384, height: 288, thumbnail_url: `${service.url}${open.path}/thumbnail.png` });
+    expect(answer.html).toBe(embedCode.replace('width="768" height="576"', 'width="384" height="288"'));
+    expect((await fetch(`${service.url}/oembed?url=${encodeURIComponent(`${service.url}${secret.path}`)}`)).status).toBe(404);
+    expect((await fetch(`${service.url}/oembed?url=${encodeURIComponent(`https://elsewhere.example${open.path}`)}`)).status).toBe(404);
+    expect((await fetch(`${service.url}/oembed?url=${encodeURIComponent(`${service.url}${open.path}`)}&format=xml`)).status).toBe(501);
+  });
 });

@@ -7,6 +7,9 @@ import { popupContent } from './popup.js';
 async function start(): Promise<void> {
   const holder = document.querySelector<HTMLElement>('[data-map-geojson]');
   if (!holder) return;
+  // An embed shows its picture until Play is pressed: nothing more is loaded before.
+  const play = holder.querySelector<HTMLButtonElement>('[data-play]');
+  if (play) await new Promise((resolve) => play.addEventListener('click', resolve, { once: true }));
   const [response] = await Promise.all([fetch(holder.dataset.mapGeojson!, { credentials: 'same-origin' }), document.fonts.load('12px "Noto Sans"').catch(() => undefined)]);
   if (!response.ok) return;
   const document_ = (await response.json()) as { features: MapFeature[] };

@@ -13,10 +13,12 @@ export interface LayoutProps {
   /** Extra stylesheets and module scripts of the page (the map front end). */
   styles?: string[];
   scripts?: string[];
+  /** The oEmbed discovery link of a map page. */
+  oembed?: string | undefined;
   children: ComponentChildren;
 }
 
-export function Layout({ title, viewer, csrf, styles = [], scripts = [], children }: LayoutProps) {
+export function Layout({ title, viewer, csrf, styles = [], scripts = [], oembed, children }: LayoutProps) {
   return (
     <html lang="en">
       <head>
@@ -28,6 +30,7 @@ export function Layout({ title, viewer, csrf, styles = [], scripts = [], childre
         {styles.map((href) => (
           <link key={href} rel="stylesheet" href={href} />
         ))}
+        {oembed ? <link rel="alternate" type="application/json+oembed" href={oembed} title={title} /> : null}
         {scripts.map((src) => (
           <script key={src} type="module" src={src} />
         ))}

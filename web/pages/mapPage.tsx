@@ -12,6 +12,10 @@ export interface MapPageProps {
   /** The basemap's MapLibre style. */
   styleUrl: string;
   tree: ItemTree;
+  /** Share: the map's link, and its iframe codes. */
+  link: string;
+  embedCode: string;
+  embedCodeWithPanel: string;
 }
 
 const KIND_LABEL: Record<ListedItem['kind'], string> = { point: 'Point', line: 'Line', area: 'Area', item: 'Item' };
@@ -60,26 +64,61 @@ function Items({ group }: { group: ItemGroup }) {
   );
 }
 
+/** The item list: a filter (shown by the front end), the tree, and how many items are not listed. */
+export function ItemList({ tree }: { tree: ItemTree }) {
+  const { root, unlisted } = tree;
+  return (
+    <>
+      <h2>
+        Items <span class="count">({root.count})</span>
+      </h2>
+      {root.count === 0 ? <p>This map has no items yet.</p> : null}
+      <p class="field" hidden>
+        <label for="item-filter">Filter items</label>
+        <input id="item-filter" type="search" placeholder="Title contains…" hidden />
+      </p>
+      <ul class="item-list">
+        <Items group={root} />
+      </ul>
+      {unlisted > 0 ? <p class="meta">…and {unlisted.toLocaleString('en')} more items.</p> : null}
+    </>
+  );
+}
+
+/** Share: the map's link and the code that embeds it (default 768×576, with or without the side panel). */
+function Share(props: { link: string; embedCode: string; embedCodeWithPanel: string }) {
+  return (
+    <details class="share">
+      <summary>Share</summary>
+      <p class="field">
+        <label for="share-link">Link</label>
+        <input id="share-link" type="text" readonly value={props.link} />
+      </p>
+      <p class="field">
+        <label for="share-embed">Embed code (768×576)</label>
+        <textarea id="share-embed" readonly rows={4}>
+          {props.embedCode}
+        </textarea>
+      </p>
+      <p class="field">
+        <label for="share-embed-panel">Embed code with the side panel</label>
+        <textarea id="share-embed-panel" readonly rows={4}>
+          {props.embedCodeWithPanel}
+        </textarea>
+      </p>
+    </details>
+  );
+}
+
 export function MapPage(props: MapPageProps) {
-  const { root, unlisted } = props.tree;
   return (
     <div class="map-page">
       <aside class="side-panel" aria-label="About this map">
         <h1>{props.title}</h1>
         <p class="meta">by {props.owner}</p>
         {props.description ? <p class="description">{props.description}</p> : null}
-        <h2>
-          Items <span class="count">({root.count})</span>
-        </h2>
-        {root.count === 0 ? <p>This map has no items yet.</p> : null}
-        <p class="field" hidden>
-          <label for="item-filter">Filter items</label>
-          <input id="item-filter" type="search" placeholder="Title contains…" hidden />
-        </p>
-        <ul class="item-list">
-          <Items group={root} />
-        </ul>
-        {unlisted > 0 ? <p class="meta">…and {unlisted.toLocaleString('en')} more items.</p> : null}
+        <ItemList tree={props.tree} />
+        <Share link={props.link} embedCode={props.embedCode} embedCodeWithPanel={props.embedCodeWithPanel} />
       </aside>
       <figure class="map-view" data-map-geojson={`${props.path}/map.geojson`} data-map-style={props.styleUrl}>
         <img src={`${props.path}/static.png`} width={1200} height={630} alt={`Map: ${props.title}`} />

@@ -1,0 +1,100 @@
+// Embedding: /embed/{id} (the map in another site's iframe: its picture with a Play button, the
+// interactive map on Play, the side panel with ?panel=1) for whoever may see the map, and the
+// oEmbed endpoint (/oembed?url={map url}) for public and unlisted maps, so sites that know oEmbed
+// turn a pasted map link into the embed.
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { h } from 'preact';
+import { render } from 'preact-render-to-string';
+import type { Db } from '../../db/connection.js';
+import { readMapPageContent } from '../../db/mapPage.js';
+import { findMapImageByAddress, findMapWithRole } from '../../db/maps.js';
+import { accessTo, canView } from '../../lib/access.js';
+import { EMBED_HEIGHT, EMBED_WIDTH, iframeCode } from '../../lib/embed.js';
+import { itemTree } from '../../lib/mapItems.js';
+import { mapUrl } from '../../lib/mapSummary.js';
+import type { MapRecord } from '../../lib/maps.js';
+import { EmbedPage } from '../../web/pages/embedPage.js';
+import { notFound } from '../fileAnswer.js';
+import { viewerIdOf } from '../viewerId.js';
+import { EMBED_HEADERS } from './security.js';
+
+const LISTED_ITEMS = 2_000;
+const BUILT_IN = ['classic', 'light', 'dark'];
+
+const pathOf = (map: MapRecord) => `/${encodeURIComponent(map.owner)}/${encodeURIComponent(map.shortName)}`;
+
+export function mountEmbedRoutes(router: Router, db: Db, publicUrl: string): void {
+  const viewerId = viewerIdOf(db);
+
+  router.get('/embed/:id', async (ctx: Context) => {
+    const id = Number(ctx.params.id);
+    const userId = await viewerId(ctx);
+    const found = Number.isSafeInteger(id) && id > 0 ? await findMapWithRole(db, id, userId ?? 0) : undefined;
+    ctx.set(EMBED_HEADERS);
+    if (!found || !canView(accessTo(found.map, userId ?? 0, found.role))) {
+      ctx.status = 404;
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = '<!doctype html><html lang="en"><meta charset="utf-8"><title>Map not found</title><link rel="stylesheet" href="/assets/site.css"><body class="embed"><p class="embed-missing">This map does not exist, or it is not public.</p></body></html>';
+      return;
+    }
+    const { map } = found;
+    const content = await readMapPageContent(db, map.id, LISTED_ITEMS);
+    const html = render(
+      h(EmbedPage, {
+        title: map.title,
+        path: pathOf(map),
+        styleUrl: `/basemaps/${BUILT_IN.includes(map.basemap) ? map.basemap : 'classic'}/style.json`,
+        panel: ctx.query.panel === '1',
+        tree: itemTree(content.head, content.features, content.groupCounts, content.total),
+        pageUrl: mapUrl(publicUrl, map),
+      }),
+    );
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = `<!doctype html>${html}`;
+  });
+
+  router.get('/oembed', async (ctx: Context) => {
+    const format = typeof ctx.query.format === 'string' ? ctx.query.format : 'json';
+    if (format !== 'json') {
+      ctx.status = 501;
+      ctx.body = { error: 'Only format=json is answered.', error_code: 'unsupported_format' };
+      return;
+    }
+    const address = typeof ctx.query.url === 'string' ? ctx.query.url : '';
+    let parts: string[] = [];
+    try {
+      const url = new URL(address);
+      if (url.origin === new URL(publicUrl).origin) parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    } catch {
+      parts = [];
+    }
+    const found = parts.length === 2 ? await findMapImageByAddress(db, parts[0]!, parts[1]!, null) : undefined;
+    if (!found || !(found.map.visibility === 'public' || found.map.visibility === 'unlisted')) {
+      return notFound(ctx, 'map_not_found', 'No public or unlisted map has this address.');
+    }
+    const { map } = found;
+    const maxWidth = Number(ctx.query.maxwidth) || Infinity;
+    const maxHeight = Number(ctx.query.maxheight) || Infinity;
+    const scale = Math.min(1, maxWidth / EMBED_WIDTH, maxHeight / EMBED_HEIGHT);
+    const width = Math.max(100, Math.floor(EMBED_WIDTH * scale));
+    const height = Math.max(75, Math.floor(EMBED_HEIGHT * scale));
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.body = {
+      type: 'rich',
+      version: '1.0',
+      title: map.title,
+      author_name: map.owner,
+      author_url: `${publicUrl}/`,
+      provider_name: 'Maps',
+      provider_url: `${publicUrl}/`,
+      html: iframeCode(publicUrl, map, { panel: false, width, height }),
+      width,
+      height,
+      thumbnail_url: `${mapUrl(publicUrl, map)}/thumbnail.png`,
+      thumbnail_width: 400,
+      thumbnail_height: 300,
+    };
+  });
+}
