@@ -13,7 +13,7 @@ import type { GeometryCollection, Topology } from 'topojson-specification';
 /** 1:50m for world and continent views, 1:10m from about zoom 4 on. */
 export type Resolution = '50m' | '10m';
 
-/** A ring or line as [longitude, latitude] positions. */
+/** A ring or line as [longitude, latitude] positions; longitudes may pass ±180° where a shape crosses the antimeridian. */
 export type LonLatLine = readonly (readonly [number, number])[];
 
 export interface LandPolygon {
@@ -77,6 +77,27 @@ function polygonsOf(geometry: GeoJSON.Geometry | null): Position[][][] {
   return [];
 }
 
+/**
+ * A line or ring that never jumps across the antimeridian: Natural Earth's stitched polygons
+ * (Chukotka, Wrangel Island, Fiji) go from 180° to −180° within a ring, which every renderer would
+ * draw as a band across the world; here they continue past ±180° instead (the static renderer
+ * draws the world's copies beside it, geojson-vt wraps them). A ring around the South Pole
+ * (Antarctica) is closed along the pole.
+ */
+function unwrapped(line: readonly Position[], ring: boolean): Position[] {
+  const out: Position[] = [];
+  let shift = 0;
+  for (const [lon, lat] of line) {
+    const previous = out[out.length - 1];
+    if (previous && Math.abs(lon! + shift - previous[0]) > 180) shift += lon! + shift > previous[0] ? -360 : 360;
+    out.push([lon! + shift, lat!]);
+  }
+  const first = out[0];
+  const last = out[out.length - 1];
+  if (ring && first && last && Math.abs(last[0] - first[0]) > 180) out.push([last[0], -90], [first[0], -90]);
+  return out;
+}
+
 function readTopology(resolution: Resolution): Topology<{ countries: GeometryCollection<{ name: string }>; land: GeometryCollection }> {
   return JSON.parse(fs.readFileSync(require.resolve(`world-atlas/countries-${resolution}.json`), 'utf8'));
 }
@@ -114,9 +135,9 @@ export function naturalEarth(resolution: Resolution): NaturalEarthLayers {
   const topology = readTopology(resolution);
   const land: Position[][][] = [];
   for (const item of feature(topology, topology.objects.land).features) {
-    for (const rings of polygonsOf(item.geometry)) land.push(rings);
+    for (const rings of polygonsOf(item.geometry)) land.push(rings.map((ring) => unwrapped(ring, true)));
   }
-  const borderLines = mesh(topology, topology.objects.countries, (a, b) => a !== b).coordinates as Position[][];
+  const borderLines = (mesh(topology, topology.objects.countries, (a, b) => a !== b).coordinates as Position[][]).map((line) => unwrapped(line, false));
   const layers: NaturalEarthLayers = {
     resolution,
     land: land.map((rings) => ({ rings, bbox: boundsOf(rings.slice(0, 1)) })),

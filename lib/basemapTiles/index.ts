@@ -19,7 +19,7 @@ export { BASEMAP_LAYERS, BASEMAP_MAX_ZOOM, CAPITALS_MIN_ZOOM, countryMinZoom, is
  * Names the tiles' content in their ETags: bump TILES_SCHEMA when pyramid.ts cuts differently;
  * the data and the cutting packages are named by their pinned versions.
  */
-const TILES_SCHEMA = 'tiles-1';
+const TILES_SCHEMA = 'tiles-2'; // 2: shapes unwrapped across the antimeridian
 export const BASEMAP_TILES_VERSION = versionTag(TILES_SCHEMA, [
   'world-atlas',
   'node-location-timezone',

@@ -33,34 +33,13 @@ interface WorldLayers {
 
 const projected = new Map<Resolution, WorldLayers>();
 
-/**
- * A line in world units, unwrapped across the antimeridian: Natural Earth's stitched polygons
- * (Chukotka, Fiji, Wrangel Island) jump from 180° to −180°, which would draw a band across the
- * world; here they continue past x = 1 and the copy of the world to the left draws the rest. A
- * ring around the South Pole (Antarctica) is closed along the bottom edge of the world.
- */
-function project(line: LonLatLine, ring: boolean): WorldLine {
-  const xs: number[] = [];
-  const ys: number[] = [];
-  let unwrap = 0;
-  line.forEach(([lon, lat], i) => {
-    let x = worldX(lon) + unwrap;
-    if (i > 0 && Math.abs(x - xs[i - 1]!) > 0.5) {
-      const step = x > xs[i - 1]! ? -1 : 1;
-      unwrap += step;
-      x += step;
-    }
-    xs.push(x);
-    ys.push(worldY(lat));
-  });
-  if (ring && xs.length > 1 && Math.abs(xs[xs.length - 1]! - xs[0]!) > 0.5) {
-    xs.push(xs[xs.length - 1]!, xs[0]!);
-    ys.push(1, 1);
-  }
-  const coords = new Float64Array(xs.length * 2);
+/** A line in world units with its bounds (Natural Earth's lines are unwrapped already: x may pass 0 or 1). */
+function project(line: LonLatLine): WorldLine {
+  const coords = new Float64Array(line.length * 2);
   const bbox: WorldLine['bbox'] = [Infinity, Infinity, -Infinity, -Infinity];
-  xs.forEach((x, i) => {
-    const y = ys[i]!;
+  line.forEach(([lon, lat], i) => {
+    const x = worldX(lon);
+    const y = worldY(lat);
     coords[2 * i] = x;
     coords[2 * i + 1] = y;
     bbox[0] = Math.min(bbox[0], x);
@@ -77,11 +56,11 @@ function layers(resolution: Resolution): WorldLayers {
   let found = projected.get(resolution);
   if (!found) {
     const data = naturalEarth(resolution);
-    const land = data.land.map((polygon) => polygon.rings.map((ring) => project(ring, true)));
+    const land = data.land.map((polygon) => polygon.rings.map(project));
     found = {
       land,
       landBoxes: land.map((rings) => rings[0]!.bbox),
-      borders: data.borders.map((border) => project(border.line, false)),
+      borders: data.borders.map((border) => project(border.line)),
       countries: data.countries.map(labelOf),
       capitals: data.capitals.map(labelOf),
     };

@@ -123,3 +123,21 @@ describe('basemap font', () => {
     }
   });
 });
+
+describe('the Natural Earth layers both renderers draw', () => {
+  it.each(['50m', '10m'] as const)('never jump across the antimeridian within a ring or line (%s): a jump draws a band across the world', (resolution) => {
+    const data = naturalEarth(resolution);
+    const lines = [...data.land.flatMap((polygon) => polygon.rings), ...data.borders.map((border) => border.line)];
+    let jumps = 0;
+    for (const line of lines) {
+      for (let i = 1; i < line.length; i++) {
+        // Along the pole (Antarctica's closing edge) is beyond Web Mercator's 85°: never drawn.
+        const offMap = Math.abs(line[i]![1]) > 85.06 && Math.abs(line[i - 1]![1]) > 85.06;
+        if (!offMap && Math.abs(line[i]![0] - line[i - 1]![0]) > 180) jumps++;
+      }
+    }
+    expect(jumps).toBe(0);
+    // Chukotka continues past 180° instead: the unwrapping keeps the shape.
+    expect(data.land.some((polygon) => polygon.rings[0]!.some(([lon]) => lon > 180 || lon < -180))).toBe(true);
+  });
+});
