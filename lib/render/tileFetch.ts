@@ -17,6 +17,7 @@
 // render retried later.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Basemap, BasemapDrawing } from '../basemaps.js';
+import { sniffFormat, sniffOther } from '../media/sniff.js';
 import type { TileCache } from './tileCache.js';
 import type { TileCoord } from './tileGrid.js';
 
@@ -255,10 +256,8 @@ async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: num
   }
 }
 
-/** PNG, JPEG or WebP by their first bytes: a provider's error page sent as image/png is not drawn. */
+/** PNG, JPEG or WebP by their first bytes (the media uploads' one check): a provider's error page sent as image/png is not drawn. */
 function looksLikeImage(bytes: Buffer): boolean {
-  const png = bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-  const jpeg = bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
-  const webp = bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP';
-  return png || jpeg || webp;
+  const format = sniffFormat(bytes);
+  return format === 'png' || format === 'jpeg' || sniffOther(bytes) === 'webp';
 }

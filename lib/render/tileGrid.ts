@@ -1,9 +1,10 @@
 // Which XYZ raster tiles a static map view needs, and where each is drawn. Pure arithmetic (no
 // canvas, no I/O) so the renderer draws with whatever it likes and this stays easy to test.
 //
-// The view is framed in standard Web Mercator (EPSG:3857) with the usual zoom convention: the
-// whole world is 256·2^zoom pixels wide, whatever the provider's tile size. A 512-px tile at
-// tile zoom z therefore covers what four 256-px tiles cover at z+1.
+// The view is the renderer's (mercator.ts): Web Mercator with the usual zoom convention, the
+// whole world 256·2^zoom pixels wide, whatever the provider's tile size. A 512-px tile at tile
+// zoom z therefore covers what four 256-px tiles cover at z+1.
+import type { View } from './mercator.js';
 
 /** One XYZ tile address. */
 export interface TileCoord {
@@ -34,36 +35,13 @@ export interface TileGrid {
   tiles: TileCoord[];
 }
 
-export interface MercatorView {
-  /** Centre of the view in degrees. */
-  lon: number;
-  lat: number;
-  /** Web Mercator zoom (fractional allowed), 256-px convention. */
-  zoom: number;
-  /** Size of the image in pixels. */
-  width: number;
-  height: number;
-}
-
 export interface TileSource {
   tileSize: 256 | 512;
   maxZoom: number;
 }
 
-/** Latitude where Web Mercator is cut off (the world is a square). */
-export const MAX_LATITUDE = 85.0511287798066;
-
 /** Views this large are a caller's bug; refusing them keeps a typo from asking for millions of tiles. */
 const MAX_VIEW_SIDE = 16_384;
-
-/** Position of a point in the world at `worldSize` pixels, from the top-left corner (lon -180, lat MAX_LATITUDE). */
-export function projectToPixels(lon: number, lat: number, worldSize: number): { x: number; y: number } {
-  const clampedLat = Math.max(-MAX_LATITUDE, Math.min(MAX_LATITUDE, lat));
-  const sin = Math.sin((clampedLat * Math.PI) / 180);
-  const x = ((lon + 180) / 360) * worldSize;
-  const y = (0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * worldSize;
-  return { x, y };
-}
 
 /**
  * The integer tile zoom for a view zoom: tiles are drawn at 1–2× their own size (never shrunk
@@ -79,8 +57,8 @@ export function tileZoomFor(viewZoom: number, source: TileSource): number {
 }
 
 /** Refuses views no renderer means: a NaN, a negative zoom, a side that is not whole pixels. */
-function checkView(view: { zoom: number; width: number; height: number }, position: number[]): void {
-  const finite = [...position, view.zoom, view.width, view.height].every(Number.isFinite);
+function checkView(view: WorldFrame): void {
+  const finite = [view.left, view.top, view.zoom, view.width, view.height].every(Number.isFinite);
   if (!finite) throw new RangeError('tile grid: the view has a value that is not a finite number');
   if (view.zoom < 0 || view.zoom > 30) throw new RangeError(`tile grid: zoom ${view.zoom} is outside 0–30`);
   for (const side of [view.width, view.height]) {
@@ -90,32 +68,12 @@ function checkView(view: { zoom: number; width: number; height: number }, positi
   }
 }
 
-/**
- * A view by its top-left corner instead of its centre: `left` and `top` in world units (the world
- * is [0, 1] × [0, 1], x east from the antimeridian, y south from MAX_LATITUDE). The renderer's
- * `View` (lib/render/mercator.ts) has this shape.
- */
-export interface WorldFrame {
-  zoom: number;
-  width: number;
-  height: number;
-  left: number;
-  top: number;
-}
+/** A view as the renderer frames it (lib/render/mercator.ts): its zoom, size and top-left corner in world units. */
+export type WorldFrame = Pick<View, 'zoom' | 'width' | 'height' | 'left' | 'top'>;
 
-/** The tiles covering a view given by its centre, and where to draw each. */
-export function tileGrid(view: MercatorView, source: TileSource): TileGrid {
-  checkView(view, [view.lon, view.lat]);
-  const worldSize = 256 * 2 ** view.zoom;
-  const centre = projectToPixels(view.lon, view.lat, worldSize);
-  const left = (centre.x - view.width / 2) / worldSize;
-  const top = (centre.y - view.height / 2) / worldSize;
-  return tileGridAt({ zoom: view.zoom, width: view.width, height: view.height, left, top }, source);
-}
-
-/** The tiles covering a view given by its top-left corner in world units, and where to draw each. */
-export function tileGridAt(frame: WorldFrame, source: TileSource): TileGrid {
-  checkView(frame, [frame.left, frame.top]);
+/** The tiles covering a view, and where to draw each. */
+export function tileGrid(frame: WorldFrame, source: TileSource): TileGrid {
+  checkView(frame);
   const zoom = tileZoomFor(frame.zoom, source);
   const tilesPerSide = 2 ** zoom;
   const worldSize = 256 * 2 ** frame.zoom;

@@ -10,7 +10,7 @@ import type { View } from './mercator.js';
 import type { BackgroundPainter } from './renderMap.js';
 import type { TileCache } from './tileCache.js';
 import { fetchTiles, TileKeyRefusedError, TileProviderUnreachableError, type XyzBasemap } from './tileFetch.js';
-import { tileGridAt } from './tileGrid.js';
+import { tileGrid } from './tileGrid.js';
 
 export interface TileSettings {
   cache: TileCache;
@@ -41,7 +41,7 @@ export function xyzPainter(basemap: Basemap, key: string, settings: TileSettings
   const drawing = settings.urlOverride ? { ...basemap.drawing, url: settings.urlOverride } : basemap.drawing;
   const source: XyzBasemap = { id: basemap.id, providerKind: basemap.providerKind, drawing };
   return async (ctx: SKRSContext2D, view: View) => {
-    const grid = tileGridAt(view, drawing);
+    const grid = tileGrid(view, drawing);
     let results;
     try {
       results = await fetchTiles(source, key, grid.tiles, { timeoutMs: settings.timeoutMs, cache: settings.cache, ...(settings.fetch ? { fetch: settings.fetch } : {}) });
