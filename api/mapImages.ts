@@ -10,7 +10,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Db } from '../db/connection.js';
 import { findMapImageByAddress } from '../db/maps.js';
-import { accessTo, canView } from '../lib/access.js';
+import { maySee, visibleToAnyone } from '../lib/access.js';
 import type { BlobStore } from '../lib/blobs/blobStore.js';
 import { sharp } from '../lib/media/sharp.js';
 import { answerFile, notFound } from './fileAnswer.js';
@@ -38,10 +38,10 @@ function serve(db: Db, blobs: BlobStore, name: ImageName) {
     // An API client's key, or the browser's session (My maps shows private maps' thumbnails).
     const userId = await viewerId(ctx);
     const found = await findMapImageByAddress(db, ctx.params.owner ?? '', ctx.params.shortName ?? '', userId);
-    if (!found || !canView(accessTo(found.map, userId ?? 0, found.role))) {
+    if (!found || !maySee(found, userId)) {
       return notFound(ctx, 'map_not_found', 'There is no such map, or you may not see it.');
     }
-    const visibleToAll = found.map.visibility === 'public' || found.map.visibility === 'unlisted';
+    const visibleToAll = visibleToAnyone(found.map);
     const answer = { cacheControl: visibleToAll ? 'public, no-cache' : 'private, no-cache', perCaller: !visibleToAll, contentType: 'image/png' };
     const file = found.files?.[name];
     if (file && (await blobs.exists(file.key))) {

@@ -5,15 +5,22 @@ import type { MapRecord, MemberRole } from './maps.js';
 
 export type Access = 'owner' | 'editor' | 'viewer' | 'none';
 
+/** Public and unlisted maps: anyone with the address sees them (their files may be cached publicly). */
+export const visibleToAnyone = (map: Pick<MapRecord, 'visibility'>): boolean => map.visibility === 'public' || map.visibility === 'unlisted';
+
 export function accessTo(map: Pick<MapRecord, 'ownerId' | 'visibility' | 'collaborate'>, userId: number, member: MemberRole | undefined): Access {
   if (map.ownerId === userId) return 'owner';
   if (member === 'editor' && map.collaborate) return 'editor';
-  if (map.visibility === 'public' || map.visibility === 'unlisted') return 'viewer';
+  if (visibleToAnyone(map)) return 'viewer';
   if (member === 'viewer' && map.visibility === 'select') return 'viewer';
   return 'none';
 }
 
 export const canView = (access: Access): boolean => access !== 'none';
+
+/** Whether the user (null: nobody signed in) may see the map found with their role (undefined: no map): pages and files. */
+export const maySee = (found: { map: MapRecord; role: MemberRole | undefined } | undefined, userId: number | null): boolean =>
+  found !== undefined && canView(accessTo(found.map, userId ?? 0, found.role));
 export const canEdit = (access: Access): boolean => access === 'owner' || access === 'editor';
 
 /**

@@ -9,6 +9,8 @@ export const summaryOf = (map: MapRecord): MapSummaryData => ({
   visibility: map.visibility,
 });
 
+/** A map's address on the service: /{owner}/{short_name}. */
+export const mapPath = (map: Pick<MapSummaryData, 'owner' | 'shortName'>): string => `/${encodeURIComponent(map.owner)}/${encodeURIComponent(map.shortName)}`;
+
 /** The public address of a map: {PUBLIC_URL}/{owner}/{short_name}. */
-export const mapUrl = (publicUrl: string, map: Pick<MapSummaryData, 'owner' | 'shortName'>): string =>
-  `${publicUrl}/${encodeURIComponent(map.owner)}/${encodeURIComponent(map.shortName)}`;
+export const mapUrl = (publicUrl: string, map: Pick<MapSummaryData, 'owner' | 'shortName'>): string => `${publicUrl}${mapPath(map)}`;

@@ -7,22 +7,15 @@ import type { Context } from 'koa';
 import { h } from 'preact';
 import { render } from 'preact-render-to-string';
 import type { Db } from '../../db/connection.js';
-import { readMapPageContent } from '../../db/mapPage.js';
 import { findMapImageByAddress, findMapWithRole } from '../../db/maps.js';
-import { accessTo, canView } from '../../lib/access.js';
+import { maySee, visibleToAnyone } from '../../lib/access.js';
 import { EMBED_HEIGHT, EMBED_WIDTH, iframeCode } from '../../lib/embed.js';
-import { itemTree } from '../../lib/mapItems.js';
-import { mapUrl } from '../../lib/mapSummary.js';
-import type { MapRecord } from '../../lib/maps.js';
+import { mapPath, mapUrl } from '../../lib/mapSummary.js';
 import { EmbedPage } from '../../web/pages/embedPage.js';
 import { notFound } from '../fileAnswer.js';
 import { viewerIdOf } from '../viewerId.js';
+import { browserStyleUrl, mapItemTree } from './mapView.js';
 import { EMBED_HEADERS } from './security.js';
-
-const LISTED_ITEMS = 2_000;
-const BUILT_IN = ['classic', 'light', 'dark'];
-
-const pathOf = (map: MapRecord) => `/${encodeURIComponent(map.owner)}/${encodeURIComponent(map.shortName)}`;
 
 export function mountEmbedRoutes(router: Router, db: Db, publicUrl: string): void {
   const viewerId = viewerIdOf(db);
@@ -32,21 +25,20 @@ export function mountEmbedRoutes(router: Router, db: Db, publicUrl: string): voi
     const userId = await viewerId(ctx);
     const found = Number.isSafeInteger(id) && id > 0 ? await findMapWithRole(db, id, userId ?? 0) : undefined;
     ctx.set(EMBED_HEADERS);
-    if (!found || !canView(accessTo(found.map, userId ?? 0, found.role))) {
+    if (!found || !maySee(found, userId)) {
       ctx.status = 404;
       ctx.type = 'text/html; charset=utf-8';
       ctx.body = '<!doctype html><html lang="en"><meta charset="utf-8"><title>Map not found</title><link rel="stylesheet" href="/assets/site.css"><body class="embed"><p class="embed-missing">This map does not exist, or it is not public.</p></body></html>';
       return;
     }
     const { map } = found;
-    const content = await readMapPageContent(db, map.id, LISTED_ITEMS);
     const html = render(
       h(EmbedPage, {
         title: map.title,
-        path: pathOf(map),
-        styleUrl: `/basemaps/${BUILT_IN.includes(map.basemap) ? map.basemap : 'classic'}/style.json`,
+        path: mapPath(map),
+        styleUrl: browserStyleUrl(map),
         panel: ctx.query.panel === '1',
-        tree: itemTree(content.head, content.features, content.groupCounts, content.total),
+        tree: await mapItemTree(db, map.id),
         pageUrl: mapUrl(publicUrl, map),
       }),
     );
@@ -71,7 +63,7 @@ export function mountEmbedRoutes(router: Router, db: Db, publicUrl: string): voi
       parts = [];
     }
     const found = parts.length === 2 ? await findMapImageByAddress(db, parts[0]!, parts[1]!, null) : undefined;
-    if (!found || !(found.map.visibility === 'public' || found.map.visibility === 'unlisted')) {
+    if (!found || !visibleToAnyone(found.map)) {
       return notFound(ctx, 'map_not_found', 'No public or unlisted map has this address.');
     }
     const { map } = found;

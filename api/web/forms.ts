@@ -1,6 +1,6 @@
 // What the web routes share about forms: the posted fields, the HTTP status of each refusal, the
 // logged-in viewer.
-import type { Context } from 'koa';
+import type { Context, Next } from 'koa';
 import type { ErrorCode } from '../../lib/errors.js';
 import type { WebState } from './session.js';
 
@@ -20,3 +20,14 @@ export function fields(ctx: Context): Record<string, string> {
 }
 
 export const viewerOf = (ctx: Context) => (ctx.state as WebState).viewer;
+
+/**
+ * Pages for a logged-in viewer only: anyone else goes to the log-in page, and back here after it
+ * (a form's post goes back to `fallback`, the page the form was on).
+ */
+export function requireViewer(fallback: string) {
+  return async (ctx: Context, next: Next) => {
+    if (!viewerOf(ctx)) return ctx.redirect(`/login?next=${encodeURIComponent(ctx.method === 'GET' ? ctx.path : fallback)}`);
+    await next();
+  };
+}

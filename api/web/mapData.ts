@@ -5,7 +5,7 @@ import type Router from '@koa/router';
 import type { Db } from '../../db/connection.js';
 import { openMapDocument } from '../../db/mapDocument.js';
 import { findMapImageByAddress } from '../../db/maps.js';
-import { accessTo, canView } from '../../lib/access.js';
+import { maySee, visibleToAnyone } from '../../lib/access.js';
 import { notFound } from '../fileAnswer.js';
 import { viewerIdOf } from '../viewerId.js';
 
@@ -14,10 +14,9 @@ export function mountMapData(router: Router, db: Db): void {
   router.get('/:owner/:shortName/map.geojson', async (ctx) => {
     const userId = await viewerId(ctx);
     const found = await findMapImageByAddress(db, ctx.params.owner ?? '', ctx.params.shortName ?? '', userId);
-    const read = found && canView(accessTo(found.map, userId ?? 0, found.role)) ? await openMapDocument(db, found.map.id) : undefined;
-    if (!read) return notFound(ctx, 'map_not_found', 'There is no such map, or you may not see it.');
-    const visibleToAll = found!.map.visibility === 'public' || found!.map.visibility === 'unlisted';
-    ctx.set('Cache-Control', visibleToAll ? 'public, no-cache' : 'private, no-store');
+    const read = found && maySee(found, userId) ? await openMapDocument(db, found.map.id) : undefined;
+    if (!found || !read) return notFound(ctx, 'map_not_found', 'There is no such map, or you may not see it.');
+    ctx.set('Cache-Control', visibleToAnyone(found.map) ? 'public, no-cache' : 'private, no-store');
     ctx.type = 'application/geo+json';
     const body = Readable.from(read.text);
     body.once('close', () => void read.close());

@@ -1,14 +1,15 @@
 // My maps, Explore, and deleting a map (its owner, after a confirmation page).
 import type Router from '@koa/router';
-import type { Context, Middleware, Next } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { h } from 'preact';
 import type { Db } from '../../db/connection.js';
 import { deleteMapOfOwner, findMapRecord, listMapsOfUser, listPublicMaps } from '../../db/maps.js';
 import type { BlobStore } from '../../lib/blobs/blobStore.js';
+import { mapPath } from '../../lib/mapSummary.js';
 import type { MapRecord } from '../../lib/maps.js';
 import { MessagePage } from '../../web/pages/accountPages.js';
 import { DeleteMapPage, ExplorePage, MyMapsPage, type MapCard } from '../../web/pages/mapListPages.js';
-import { viewerOf } from './forms.js';
+import { requireViewer, viewerOf } from './forms.js';
 import { answerPage } from './pageAnswer.js';
 import { csrfToken } from './security.js';
 
@@ -17,7 +18,7 @@ const PER_PAGE = 24;
 const cardOf = (map: MapRecord, role: string): MapCard => ({
   id: map.id,
   title: map.title,
-  path: `/${encodeURIComponent(map.owner)}/${encodeURIComponent(map.shortName)}`,
+  path: mapPath(map),
   owner: map.owner,
   visibility: map.visibility,
   role,
@@ -25,10 +26,7 @@ const cardOf = (map: MapRecord, role: string): MapCard => ({
 });
 
 export function mountMapListRoutes(router: Router, deps: { db: Db; blobs: BlobStore }, form: Middleware[]): void {
-  const loggedIn = async (ctx: Context, next: Next) => {
-    if (!viewerOf(ctx)) return ctx.redirect(`/login?next=${encodeURIComponent(ctx.path)}`);
-    await next();
-  };
+  const loggedIn = requireViewer('/maps');
   const myMaps = async (ctx: Context, notice?: string) => {
     const { owned, member } = await listMapsOfUser(deps.db, viewerOf(ctx)!.id);
     const newestFirst = (a: MapCard, b: MapCard) => b.modified.localeCompare(a.modified);

@@ -5,25 +5,21 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { h } from 'preact';
 import type { Db } from '../../db/connection.js';
-import { readMapPageContent } from '../../db/mapPage.js';
 import { findMapImageByAddress } from '../../db/maps.js';
-import { accessTo, canView } from '../../lib/access.js';
+import { maySee, visibleToAnyone } from '../../lib/access.js';
 import { iframeCode } from '../../lib/embed.js';
-import { itemTree } from '../../lib/mapItems.js';
-import { mapUrl } from '../../lib/mapSummary.js';
+import { mapPath, mapUrl } from '../../lib/mapSummary.js';
 import { MessagePage } from '../../web/pages/accountPages.js';
 import { MapPage } from '../../web/pages/mapPage.js';
 import { viewerOf } from './forms.js';
+import { browserStyleUrl, mapItemTree } from './mapView.js';
 import { answerPage } from './pageAnswer.js';
-
-/** Items listed on the page; a larger map lists its first ones and says how many more it has. */
-const LISTED_ITEMS = 2_000;
 
 export function mountMapPage(router: Router, db: Db, publicUrl: string): void {
   router.get('/:owner/:shortName', async (ctx: Context) => {
     const viewer = viewerOf(ctx);
     const found = await findMapImageByAddress(db, ctx.params.owner ?? '', ctx.params.shortName ?? '', viewer?.id ?? null);
-    if (!found || !canView(accessTo(found.map, viewer?.id ?? 0, found.role))) {
+    if (!found || !maySee(found, viewer?.id ?? null)) {
       return answerPage(ctx, {
         status: 404,
         title: 'Map not found',
@@ -35,10 +31,6 @@ export function mountMapPage(router: Router, db: Db, publicUrl: string): void {
       });
     }
     const { map } = found;
-    const content = await readMapPageContent(db, map.id, LISTED_ITEMS);
-    const path = `/${encodeURIComponent(map.owner)}/${encodeURIComponent(map.shortName)}`;
-    // The built-in basemaps draw in the browser; a commercial one shows on `classic` there for now.
-    const basemap = ['classic', 'light', 'dark'].includes(map.basemap) ? map.basemap : 'classic';
     answerPage(ctx, {
       title: map.title,
       styles: ['/assets/maplibre/maplibre-gl.css', '/basemaps/fonts/noto-sans.css'],
@@ -47,14 +39,14 @@ export function mountMapPage(router: Router, db: Db, publicUrl: string): void {
         title: map.title,
         owner: map.owner,
         description: map.description,
-        path,
-        styleUrl: `/basemaps/${basemap}/style.json`,
-        tree: itemTree(content.head, content.features, content.groupCounts, content.total),
+        path: mapPath(map),
+        styleUrl: browserStyleUrl(map),
+        tree: await mapItemTree(db, map.id),
         link: mapUrl(publicUrl, map),
         embedCode: iframeCode(publicUrl, map, { panel: false }),
         embedCodeWithPanel: iframeCode(publicUrl, map, { panel: true }),
       }),
-      alternate: map.visibility === 'public' || map.visibility === 'unlisted' ? `${publicUrl}/oembed?url=${encodeURIComponent(mapUrl(publicUrl, map))}` : undefined,
+      alternate: visibleToAnyone(map) ? `${publicUrl}/oembed?url=${encodeURIComponent(mapUrl(publicUrl, map))}` : undefined,
     });
   });
 }

@@ -1,7 +1,7 @@
 // The settings page (logged in only): profile and e-mail address, API keys, provider keys. Each
 // form posts to its own address and answers the whole page with a notice or the error.
 import type Router from '@koa/router';
-import type { Context, Middleware, Next } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { h } from 'preact';
 import { createApiKey, listKeys, listProviderKeys, removeProviderKey, revokeKey, setProviderKey } from '../../lib/accounts.js';
 import { PROVIDER_KINDS, type ProviderKind } from '../../lib/basemaps.js';
@@ -9,7 +9,7 @@ import { AppError } from '../../lib/errors.js';
 import { PROVIDER_KIND_LABELS } from '../../lib/providerKeys.js';
 import { changeEmail, resendVerification, type WebAccountDeps } from '../../lib/webAccounts.js';
 import { SettingsPage, type SettingsProps } from '../../web/pages/settingsPage.js';
-import { fields, STATUS, viewerOf } from './forms.js';
+import { fields, requireViewer, STATUS, viewerOf } from './forms.js';
 import { answerPage } from './pageAnswer.js';
 import { csrfToken } from './security.js';
 
@@ -54,10 +54,7 @@ async function showSettings(ctx: Context, deps: WebAccountDeps, message: Message
 }
 
 export function mountSettingsRoutes(router: Router, deps: WebAccountDeps, form: Middleware[]): void {
-  const loggedIn = async (ctx: Context, next: Next) => {
-    if (!viewerOf(ctx)) return ctx.redirect(`/login?next=${encodeURIComponent('/settings')}`);
-    await next();
-  };
+  const loggedIn = requireViewer('/settings');
   /** A settings form: its action, then the page with the notice, or with the error. */
   const action = (path: string, run: (ctx: Context) => Promise<Message>) =>
     router.post(path, ...form, loggedIn, async (ctx) => {
