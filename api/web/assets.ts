@@ -8,13 +8,12 @@ import path from 'node:path';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { build, type Plugin } from 'esbuild';
+import { makiName, whiteMakiSvg } from '../../lib/makiIcons.js';
 
 const require = createRequire(import.meta.url);
 const WEB = path.join(import.meta.dirname, '../../web');
 const MAPLIBRE_DIR = path.dirname(require.resolve('maplibre-gl/package.json'));
 const MAPLIBRE_FILES = new Set(['maplibre-gl.mjs', 'maplibre-gl-shared.mjs', 'maplibre-gl-worker.mjs', 'maplibre-gl.css']);
-const MAKI_DIR = path.join(path.dirname(require.resolve('@mapbox/maki/package.json')), 'icons');
-const MAKI_NAME = /^[a-z0-9-]{1,40}\.svg$/;
 
 const CONTENT_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml' };
 
@@ -66,18 +65,6 @@ const readOnce = (file: string): Buffer => {
   return bytes;
 };
 
-/** A Maki icon drawn white at 30 px (2× its 15-px grid), as the static images draw it on a pin. */
-function whiteIcon(file: string): Buffer {
-  const key = `white:${file}`;
-  let bytes = cached.get(key);
-  if (!bytes) {
-    const svg = readOnce(path.join(MAKI_DIR, file)).toString('utf8');
-    bytes = Buffer.from(svg.replace(/<svg\b/, '<svg fill="#ffffff"').replace(/\swidth="15"/, ' width="30"').replace(/\sheight="15"/, ' height="30"'));
-    cached.set(key, bytes);
-  }
-  return bytes;
-}
-
 export function mountAssets(router: Router): void {
   router.get('/assets/site.css', (ctx) => send(ctx, 'site.css', readOnce(path.join(WEB, 'styles/site.css')), 3600));
   router.get('/assets/favicon.svg', (ctx) => send(ctx, 'favicon.svg', readOnce(path.join(WEB, 'assets/favicon.svg')), 86400));
@@ -88,9 +75,10 @@ export function mountAssets(router: Router): void {
     if (!MAPLIBRE_FILES.has(file)) return;
     send(ctx, file, readOnce(path.join(MAPLIBRE_DIR, 'dist', file)), 86400);
   });
+  // White at 30 px: the map draws them at 15 CSS px on a coloured circle, as the static image does.
   router.get('/assets/maki/:file', (ctx) => {
-    const file = ctx.params.file ?? '';
-    if (!MAKI_NAME.test(file) || !fs.existsSync(path.join(MAKI_DIR, file))) return;
-    send(ctx, file, whiteIcon(file), 86400);
+    const name = /^([a-z0-9-]{1,40})\.svg$/.exec(ctx.params.file ?? '')?.[1];
+    if (!name || makiName(name) !== name) return;
+    send(ctx, `${name}.svg`, whiteMakiSvg(name, 30), 86400);
   });
 }

@@ -2,17 +2,9 @@
 // inside, its built-in icon (`marker-symbol`: a Maki icon, @mapbox/maki, CC0; a single letter or
 // digit as simplestyle allows; else a dot). Each pin is rasterised once per icon, colour and
 // scale and kept, so a map of 100,000 pins draws 100,000 copies of a few bitmaps.
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { createCanvas, loadImage, type Canvas, type Image } from '@napi-rs/canvas';
+import { makiName, whiteMakiSvg } from '../makiIcons.js';
 import { font } from './fonts.js';
-
-const require = createRequire(import.meta.url);
-const MAKI_DIR = path.join(path.dirname(require.resolve('@mapbox/maki/package.json')), 'icons');
-const MAKI_NAMES: ReadonlySet<string> = new Set(
-  fs.readdirSync(MAKI_DIR).filter((file) => file.endsWith('.svg')).map((file) => file.slice(0, -4)),
-);
 
 /** A pin's size at scale 1; its tip is the point's position. */
 export const PIN_WIDTH = 26;
@@ -28,29 +20,6 @@ export interface Pin {
 }
 
 const pins = new Map<string, Promise<Pin>>();
-const makiSvgs = new Map<string, Buffer>();
-
-/** The Maki icon a `marker-symbol` names (older `name-15` forms too), or undefined. */
-export function makiName(symbol: string | undefined): string | undefined {
-  if (!symbol) return undefined;
-  const name = symbol.toLowerCase().replace(/-(11|15)$/, '');
-  return MAKI_NAMES.has(name) ? name : undefined;
-}
-
-function makiSvg(name: string, sizePx: number): Buffer {
-  let svg = makiSvgs.get(name);
-  if (!svg) {
-    svg = fs.readFileSync(path.join(MAKI_DIR, `${name}.svg`));
-    makiSvgs.set(name, svg);
-  }
-  // Drawn white, rasterised at the size it is shown (crisp, never scaled afterwards).
-  const text = svg
-    .toString('utf8')
-    .replace(/<svg\b([^>]*?)\swidth="[^"]*"/, '<svg$1')
-    .replace(/<svg\b([^>]*?)\sheight="[^"]*"/, '<svg$1')
-    .replace(/<svg\b/, `<svg width="${sizePx}" height="${sizePx}" fill="#ffffff"`);
-  return Buffer.from(text);
-}
 
 function drawPinShape(ctx: ReturnType<Canvas['getContext']>, scale: number, color: string): void {
   const w = PIN_WIDTH * scale;
@@ -83,7 +52,7 @@ async function makePin(symbol: string | undefined, color: string, scale: number)
   const maki = makiName(symbol);
   if (maki) {
     const size = Math.round(ICON_SIZE * scale);
-    const icon: Image = await loadImage(makiSvg(maki, size));
+    const icon: Image = await loadImage(whiteMakiSvg(maki, size));
     ctx.drawImage(icon, Math.round(cx - size / 2), Math.round(cy - size / 2), size, size);
   } else if (symbol && /^[a-z0-9]$/i.test(symbol)) {
     ctx.fillStyle = '#ffffff';

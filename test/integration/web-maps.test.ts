@@ -107,6 +107,10 @@ describe('map list pages', () => {
     const data = await fetch(`${service.url}${path}/map.geojson`);
     expect([data.status, data.headers.get('content-type')]).toEqual([200, 'application/geo+json']);
     expect(((await data.json()) as { features: unknown[] }).features).toHaveLength(5);
+    const icon = await fetch(`${service.url}/assets/maki/cafe.svg`);
+    expect([icon.status, icon.headers.get('content-type'), (await icon.text()).includes('fill="#ffffff"')]).toEqual([200, 'image/svg+xml', true]);
+    expect((await fetch(`${service.url}/assets/maki/no-such-icon.svg`)).status).toBe(404);
+    expect((await fetch(`${service.url}/assets/maki/..%2Fpackage.json`)).status).toBe(404);
     const app = await fetch(`${service.url}/assets/app.js`);
     expect([app.status, (await app.text()).includes('/assets/maplibre/maplibre-gl.mjs')]).toEqual([200, true]);
     expect(page.html).toContain('Untitled line');
