@@ -194,8 +194,6 @@ export interface MapImageInput {
 export type RefreshImageAnswer = { refreshed: true; renderedAt: string } | { refreshed: false; nextRenderAt: number };
 
 export const REFRESH_IMAGE_UPDATE = 'refreshImage';
-/** A render asked for without waiting for it (web saves). */
-export const REQUEST_IMAGE_SIGNAL = 'requestImage';
 
 export const mapImageWorkflowId = (mapId: number): string => `map-image:${mapId}`;
 
