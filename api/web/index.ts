@@ -1,7 +1,8 @@
-// The web application's server side: the pages (server-rendered Preact, web/pages/), their
-// stylesheet, the session and form checks they share. Mounted by api/app.ts before the map routes.
+// The web application's server side: the pages (server-rendered Preact, web/pages/), the embed
+// and oEmbed, a map's data for its page, the static files, and the session and form checks the
+// pages share. Mounted by api/app.ts before the map image routes.
 import path from 'node:path';
-import type Router from '@koa/router';
+import Router from '@koa/router';
 import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
 import { h } from 'preact';
@@ -10,27 +11,24 @@ import type { Db } from '../../db/connection.js';
 import { webAccountRepository } from '../../db/webAccounts.js';
 import type { BlobStore } from '../../lib/blobs/blobStore.js';
 import type { Config } from '../../lib/config.js';
-import { createMailer, type Mailer } from '../../lib/mail.js';
+import { createMailer } from '../../lib/mail.js';
 import { MessagePage } from '../../web/pages/accountPages.js';
 import { HomePage } from '../../web/pages/homePage.js';
 import { mountAccountRoutes } from './accountRoutes.js';
 import { mountAssets } from './assets.js';
-import { mountMapListRoutes } from './mapListRoutes.js';
 import { mountEmbedRoutes } from './embedRoutes.js';
 import { mountMapData } from './mapData.js';
+import { mountMapListRoutes } from './mapListRoutes.js';
 import { mountMapPage } from './mapPageRoute.js';
-import { mountSettingsRoutes } from './settingsRoutes.js';
 import { answerPage } from './pageAnswer.js';
 import { checkForm } from './security.js';
 import { loadViewer, type WebState } from './session.js';
-
+import { mountSettingsRoutes } from './settingsRoutes.js';
 
 export interface WebDeps {
   config: Config;
   db: Db;
   blobs: BlobStore;
-  /** Default: SMTP_URL, else the outbox folder (lib/mail.ts). */
-  mailer?: Mailer;
 }
 
 function refused(ctx: Context): void {
@@ -46,11 +44,11 @@ function refused(ctx: Context): void {
 
 export function mountWeb(router: Router, deps: WebDeps): void {
   const web = webAccountRepository(deps.db);
-  const mailer =
-    deps.mailer ?? createMailer({ smtpUrl: deps.config.smtpUrl, from: deps.config.mailFrom, outboxDir: path.join(deps.config.dataDir, 'outbox') });
+  // SMTP_URL, else the outbox folder (lib/mail.ts).
+  const mailer = createMailer({ smtpUrl: deps.config.smtpUrl, from: deps.config.mailFrom, outboxDir: path.join(deps.config.dataDir, 'outbox') });
   const viewer = loadViewer(web);
   const form = [koaBody({ urlencoded: true, json: false, multipart: false, formLimit: '32kb' }), checkForm(deps.config.publicUrl, refused)];
-  const pages = new (router.constructor as typeof Router)();
+  const pages = new Router();
   pages.use(viewer);
   pages.get('/', (ctx) => answerPage(ctx, { title: 'Maps', body: h(HomePage, { signedIn: !!(ctx.state as WebState).viewer }) }));
   const accounts = { accounts: accountRepository(deps.db), web, mailer, publicUrl: deps.config.publicUrl };
@@ -58,8 +56,8 @@ export function mountWeb(router: Router, deps: WebDeps): void {
   mountSettingsRoutes(pages, accounts, form);
   mountMapListRoutes(pages, deps, form);
   // Last: any other two-segment path is a map's address.
-  mountEmbedRoutes(router, deps.db, deps.config.publicUrl);
   mountMapPage(pages, deps.db, deps.config.publicUrl);
+  mountEmbedRoutes(router, deps.db, deps.config.publicUrl);
   mountMapData(router, deps.db);
   mountAssets(router);
   router.use(pages.routes());
