@@ -12,10 +12,10 @@ import { mapSummaryView } from '../../views.js';
 /** How long a refresh waits for its render before answering processing_timeout (the render goes on). */
 const RENDER_WAIT_MS = 110_000;
 
-const when = (epochMs: number, now: number): string => {
-  const minutes = Math.max(1, Math.ceil((epochMs - now) / 60_000));
-  return `${new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z')} (in ${minutes} minute${minutes === 1 ? '' : 's'})`;
-};
+const minutes = (count: number): string => `${count} minute${count === 1 ? '' : 's'}`;
+
+const when = (epochMs: number, now: number): string =>
+  `${new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z')} (in ${minutes(Math.max(1, Math.ceil((epochMs - now) / 60_000)))})`;
 
 /** map/refresh_image: renders the map's static image and thumbnail again, at most once per cool-down. */
 export const operation = defineOperation(import.meta.url, {
@@ -57,7 +57,7 @@ export const operation = defineOperation(import.meta.url, {
     );
     const message = answer.refreshed
       ? 'Static image refreshed.'
-      : `The static image was refreshed less than ${Math.round(config.imageRefreshSpacingMs / 60_000) || 1} minutes ago; it will be refreshed again at ${when(answer.nextRenderAt, Date.now())}, with every change made until then.`;
+      : `The static image was refreshed less than ${minutes(Math.max(1, Math.round(config.imageRefreshSpacingMs / 60_000)))} ago; it will be refreshed again at ${when(answer.nextRenderAt, Date.now())}, with every change made until then.`;
     ctx.body = { ...mapSummaryView(config.publicUrl, summaryOf(map)), message };
   },
 });
