@@ -86,6 +86,7 @@ export function SettingsPage(props: SettingsProps) {
         </div>
       ) : null}
       {props.apiKeys.length > 0 ? (
+        <div class="table-scroll">
         <table>
           <caption>Your API keys</caption>
           <thead>
@@ -121,6 +122,7 @@ export function SettingsPage(props: SettingsProps) {
             ))}
           </tbody>
         </table>
+        </div>
       ) : (
         <p>You have no API keys.</p>
       )}
