@@ -1,6 +1,6 @@
 import type { Db } from '../db/connection.js';
 import type { BlobStore } from '../lib/blobs/blobStore.js';
-import type { Basemap } from '../lib/basemaps.js';
+import type { Basemap, ProviderKind } from '../lib/basemaps.js';
 import type { BackgroundPainter } from '../lib/render/renderMap.js';
 
 /**
@@ -23,4 +23,6 @@ export interface ActivityDeps {
   faults?: FaultHooks;
   /** How the renderer draws a commercial basemap with the owner's key (fetched XYZ tiles); the render worker has it. */
   paintTiles?: (basemap: Basemap, key: string) => BackgroundPainter;
+  /** The service's own provider keys (config.serviceProviderKeys), for maps whose owners have none. */
+  serviceProviderKeys?: Partial<Record<ProviderKind, string>>;
 }

@@ -47,7 +47,8 @@ async function markersOf(deps: ActivityDeps, scene: Scene): Promise<Map<string, 
 
 async function tilePainter(deps: ActivityDeps, basemap: Basemap, ownerId: number, owner: string): Promise<BackgroundPainter | undefined> {
   if (basemap.providerKind === null) return undefined;
-  const key = await findProviderKey(deps.db, ownerId, basemap.providerKind);
+  // The owner's key, else the service's own (renders are few: the heavy-traffic limit is the browser's).
+  const key = (await findProviderKey(deps.db, ownerId, basemap.providerKind)) ?? deps.serviceProviderKeys?.[basemap.providerKind];
   if (!key) throw missingProviderKeyError({ name: basemap.name, providerKind: basemap.providerKind }, owner);
   if (!deps.paintTiles) throw new Error('This worker cannot fetch basemap tiles');
   return deps.paintTiles(basemap, key);

@@ -6,6 +6,7 @@ import type { MapRecord } from '../lib/maps.js';
 import { requireMapAccess, type Access } from '../lib/access.js';
 import type { BlobStore } from '../lib/blobs/blobStore.js';
 import type { Config } from '../lib/config.js';
+import type { TileSettings } from '../lib/render/xyzBackground.js';
 import type { JobGateway } from './jobs.js';
 import type { Turns } from './turns.js';
 import type { Caller } from './middleware/auth.js';
@@ -17,6 +18,8 @@ export interface ApiDeps {
   jobs: JobGateway;
   /** Turns for reading large maps (made by createApp when not given). */
   largeReads: Turns;
+  /** Tests: how commercial basemap tiles are fetched for the browser (a local tile server). */
+  tiles?: Partial<TileSettings>;
 }
 
 export const callerOf = (ctx: Context): Caller => ctx.state.caller as Caller;

@@ -9,11 +9,11 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Db } from '../db/connection.js';
-import { findMapImageByAddress } from '../db/maps.js';
-import { maySee, visibleToAnyone } from '../lib/access.js';
+import { visibleToAnyone } from '../lib/access.js';
 import type { BlobStore } from '../lib/blobs/blobStore.js';
 import { sharp } from '../lib/media/sharp.js';
 import { answerFile, notFound } from './fileAnswer.js';
+import { lookUpMapAddress, redirectToMoved } from './mapAddress.js';
 import { viewerIdOf } from './viewerId.js';
 
 const SIZES = { static: { width: 1200, height: 630 }, thumbnail: { width: 400, height: 300 } } as const;
@@ -37,10 +37,10 @@ function serve(db: Db, blobs: BlobStore, name: ImageName) {
   return async (ctx: Context) => {
     // An API client's key, or the browser's session (My maps shows private maps' thumbnails).
     const userId = await viewerId(ctx);
-    const found = await findMapImageByAddress(db, ctx.params.owner ?? '', ctx.params.shortName ?? '', userId);
-    if (!found || !maySee(found, userId)) {
-      return notFound(ctx, 'map_not_found', 'There is no such map, or you may not see it.');
-    }
+    const address = await lookUpMapAddress(db, ctx.params.owner ?? '', ctx.params.shortName ?? '', userId);
+    if (address.kind === 'moved') return redirectToMoved(ctx, address.path, `/${name}.png`);
+    if (address.kind === 'none') return notFound(ctx, 'map_not_found', 'There is no such map, or you may not see it.');
+    const { found } = address;
     const visibleToAll = visibleToAnyone(found.map);
     const answer = { cacheControl: visibleToAll ? 'public, no-cache' : 'private, no-cache', perCaller: !visibleToAll, contentType: 'image/png' };
     const file = found.files?.[name];

@@ -222,7 +222,7 @@ export interface MapChanges {
  */
 export async function updateMap(db: Db, mapId: number, changes: MapChanges): Promise<MapRecord | undefined> {
   return translating(() => db.transaction(async (trx) => {
-    const current = await trx('maps').select('owner_id').where({ id: mapId }).forUpdate().first();
+    const current = await trx('maps').select('owner_id', 'short_name').where({ id: mapId }).forUpdate().first();
     if (!current) return undefined;
     const update: Record<string, unknown> = { modified_at: trx.fn.now() };
     if (changes.title !== undefined) update.title = changes.title;
@@ -239,11 +239,34 @@ export async function updateMap(db: Db, mapId: number, changes: MapChanges): Pro
     }
     if (changes.shortNameBase !== undefined) {
       update.short_name = await freeShortName(trx, Number(current.owner_id), changes.shortNameBase, mapId);
+      if (update.short_name !== current.short_name) await keepOldShortName(trx, Number(current.owner_id), current.short_name, mapId);
     }
     await trx('maps').where({ id: mapId }).update(update);
     if (changes.content) await replaceMedia(trx, mapId, changes.content.media);
     return findMapRecord(trx, mapId);
   }));
+}
+
+/** Remembers a renamed map's old short name (the latest map renamed away from a name gets it). */
+async function keepOldShortName(trx: Knex.Transaction, ownerId: number, shortName: string, mapId: number): Promise<void> {
+  await trx('map_old_short_names')
+    .insert({ owner_id: ownerId, short_name: shortName, map_id: mapId, renamed_at: trx.fn.now() })
+    .onConflict(['owner_id', 'short_name'])
+    .merge(['map_id', 'renamed_at']);
+}
+
+/**
+ * Where a map that used to be at `{owner}/{short_name}` is now: its current short name, when no
+ * map of the owner's holds that name today (the caller looks for one first).
+ */
+export async function findRenamedMap(db: Db, owner: string, oldShortName: string): Promise<{ mapId: number; shortName: string } | undefined> {
+  const row = await db('map_old_short_names as o')
+    .join('users as u', 'u.id', 'o.owner_id')
+    .join('maps as m', 'm.id', 'o.map_id')
+    .whereRaw('lower(u.username) = lower(?)', [owner])
+    .andWhere('o.short_name', oldShortName)
+    .first('m.id', 'm.short_name');
+  return row ? { mapId: Number(row.id), shortName: row.short_name } : undefined;
 }
 
 /**

@@ -8,7 +8,7 @@
 // Zooms follow the static renderer's (its zooms count 256-pixel tiles, one more than MapLibre's
 // for the same view): borders dashed from 2, capitals from 3, labels a little larger closer in.
 import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
-import { basemapById } from './basemaps.js';
+import { basemapById, type Basemap } from './basemaps.js';
 import { PALETTES, type Palette } from './basemapPalettes.js';
 import { FONT_FAMILY } from './basemapFonts.js';
 import { BASEMAP_LAYERS, BASEMAP_MAX_ZOOM, BASEMAP_TILES_VERSION, CAPITALS_MIN_ZOOM } from './basemapTiles/index.js';
@@ -123,5 +123,25 @@ export function basemapStyle(id: string, baseUrl: string): StyleSpecification | 
       },
     },
     layers: [...shapeLayers(palette), ...labelLayers(palette)],
+  };
+}
+
+/**
+ * The style of a commercial basemap for one map: its provider's raster tiles, fetched through
+ * the service at `tilesUrl` (a template with {z}/{x}/{y}; the service adds the key, so no key
+ * reaches the browser), on a neutral background while they load.
+ */
+export function rasterBasemapStyle(basemap: Basemap, tilesUrl: string): StyleSpecification {
+  if (basemap.drawing.type !== 'xyz') throw new Error(`${basemap.id} is not drawn from XYZ tiles`);
+  return {
+    version: 8,
+    name: basemap.name,
+    sources: {
+      provider: { type: 'raster', tiles: [tilesUrl], tileSize: basemap.drawing.tileSize, minzoom: 0, maxzoom: basemap.drawing.maxZoom, attribution: basemap.attribution },
+    },
+    layers: [
+      { id: 'background', type: 'background', paint: { 'background-color': '#e8ecef' } },
+      { id: 'provider', type: 'raster', source: 'provider' },
+    ],
   };
 }

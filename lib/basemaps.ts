@@ -83,6 +83,3 @@ export const BASEMAP_IDS = BASEMAPS.map((basemap) => basemap.id) as [BasemapId, 
 export const DEFAULT_BASEMAP: BasemapId = 'classic';
 
 export const basemapById = (id: string): Basemap | undefined => BASEMAPS.find((basemap) => basemap.id === id);
-
-/** The built-in basemap a map shows on in the browser: its own, or the default for a commercial one (for now). */
-export const browserBasemapId = (id: string): string => (basemapById(id)?.drawing.type === 'builtin' ? id : DEFAULT_BASEMAP);

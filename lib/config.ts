@@ -3,6 +3,7 @@
 import path from 'node:path';
 import ms from 'ms';
 import { z } from 'zod';
+import type { ProviderKind } from './basemaps.js';
 
 const MB = 1024 * 1024;
 
@@ -39,6 +40,11 @@ const envSchema = z.object({
     .string()
     .refine((value) => durationMs(value) !== undefined, 'must be a duration such as 5s')
     .default('5s'),
+  PROVIDER_KEY_MAP_PLATFORM: z.string().trim().min(8).optional(),
+  PROVIDER_KEY_LOCATION_PLATFORM: z.string().trim().min(8).optional(),
+  PROVIDER_KEY_GIS_PLATFORM: z.string().trim().min(8).optional(),
+  PROVIDER_KEY_TILE_PROVIDER: z.string().trim().min(8).optional(),
+  HEAVY_TRAFFIC_VIEWS: positiveInt.default(1000),
   MEDIA_GRACE: z
     .string()
     .refine((value) => durationMs(value) !== undefined, 'must be a duration such as 30m, 24h or 7d')
@@ -90,6 +96,13 @@ export interface Config {
   tileCacheMaxBytes: number;
   /** How long one commercial basemap tile may take to arrive. */
   tileTimeoutMs: number;
+  /**
+   * The service's own provider keys (PROVIDER_KEY_<KIND>): the browser shows a map on a commercial
+   * basemap with them when its owner has no key, until the map passes heavyTrafficViews in a day.
+   */
+  serviceProviderKeys: Partial<Record<ProviderKind, string>>;
+  /** Views of a map's page and embed in a day (UTC) after which a map shown with a service key falls back to classic for 24 hours. */
+  heavyTrafficViews: number;
   /** How long media no map uses is kept before the cleanup deletes it (from its upload, or from when a map let go of it). */
   mediaGraceMs: number;
   /** Unset: every message is written to DATA_DIR/outbox/ as an .eml file and its link logged. */
@@ -138,6 +151,17 @@ export function loadConfig(env: Env = process.env): Config {
     tileCacheDir: path.resolve(e.TILE_CACHE_DIR ?? path.join(e.DATA_DIR, 'tile-cache')),
     tileCacheMaxBytes: e.TILE_CACHE_MAX_MB * MB,
     tileTimeoutMs: durationMs(e.TILE_TIMEOUT)!,
+    serviceProviderKeys: Object.fromEntries(
+      (
+        [
+          ['map_platform', e.PROVIDER_KEY_MAP_PLATFORM],
+          ['location_platform', e.PROVIDER_KEY_LOCATION_PLATFORM],
+          ['gis_platform', e.PROVIDER_KEY_GIS_PLATFORM],
+          ['tile_provider', e.PROVIDER_KEY_TILE_PROVIDER],
+        ] as const
+      ).filter(([, key]) => key !== undefined),
+    ),
+    heavyTrafficViews: e.HEAVY_TRAFFIC_VIEWS,
     mediaGraceMs: durationMs(e.MEDIA_GRACE)!,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `Maps <no-reply@${new URL(e.PUBLIC_URL ?? 'http://localhost').hostname}>`,

@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     mediaTaskQueue: config.mediaTaskQueue,
     renderTaskQueue: config.renderTaskQueue,
     queues: ['maps', 'media', 'render'],
-    deps: { db, blobs, publicUrl: config.publicUrl, paintTiles: tilePaintingOf(config) },
+    deps: { db, blobs, publicUrl: config.publicUrl, paintTiles: tilePaintingOf(config), serviceProviderKeys: config.serviceProviderKeys },
   });
   const workerDone = worker.run();
   await ensureSchedules(await jobs.client(), config);

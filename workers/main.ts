@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     mediaTaskQueue: config.mediaTaskQueue,
     renderTaskQueue: config.renderTaskQueue,
     queues: config.workerQueues,
-    deps: { db, blobs: openBlobStore(config), publicUrl: config.publicUrl, paintTiles: tilePaintingOf(config) },
+    deps: { db, blobs: openBlobStore(config), publicUrl: config.publicUrl, paintTiles: tilePaintingOf(config), serviceProviderKeys: config.serviceProviderKeys },
   });
   const clientConnection = await Connection.connect({ address: config.temporalAddress });
   await ensureSchedules(new Client({ connection: clientConnection, namespace: config.temporalNamespace }), config);

@@ -6,18 +6,21 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { h } from 'preact';
 import { render } from 'preact-render-to-string';
-import type { Db } from '../../db/connection.js';
-import { findMapImageByAddress, findMapWithRole } from '../../db/maps.js';
+import { findMapWithRole } from '../../db/maps.js';
 import { maySee, visibleToAnyone } from '../../lib/access.js';
 import { EMBED_HEIGHT, EMBED_WIDTH, iframeCode } from '../../lib/embed.js';
 import { mapPath, mapUrl } from '../../lib/mapSummary.js';
 import { EmbedPage } from '../../web/pages/embedPage.js';
 import { notFound } from '../fileAnswer.js';
+import { lookUpMapAddress } from '../mapAddress.js';
 import { viewerIdOf } from '../viewerId.js';
-import { browserStyleUrl, mapItemTree } from './mapView.js';
+import { viewedMapBasemap, type MapBasemapDeps } from './mapBasemap.js';
+import { mapItemTree } from './mapView.js';
 import { EMBED_HEADERS } from './security.js';
 
-export function mountEmbedRoutes(router: Router, db: Db, publicUrl: string): void {
+export function mountEmbedRoutes(router: Router, deps: MapBasemapDeps): void {
+  const { db } = deps;
+  const publicUrl = deps.config.publicUrl;
   const viewerId = viewerIdOf(db);
 
   router.get('/embed/:id', async (ctx: Context) => {
@@ -36,7 +39,7 @@ export function mountEmbedRoutes(router: Router, db: Db, publicUrl: string): voi
       h(EmbedPage, {
         title: map.title,
         path: mapPath(map),
-        styleUrl: browserStyleUrl(map),
+        styleUrl: (await viewedMapBasemap(deps, map)).styleUrl,
         panel: ctx.query.panel === '1',
         tree: await mapItemTree(db, map.id),
         pageUrl: mapUrl(publicUrl, map),
@@ -62,7 +65,9 @@ export function mountEmbedRoutes(router: Router, db: Db, publicUrl: string): voi
     } catch {
       parts = [];
     }
-    const found = parts.length === 2 ? await findMapImageByAddress(db, parts[0]!, parts[1]!, null) : undefined;
+    // An address from before a rename still finds its map.
+    const lookup = parts.length === 2 ? await lookUpMapAddress(db, parts[0]!, parts[1]!, null) : undefined;
+    const found = lookup?.kind === 'map' || lookup?.kind === 'moved' ? lookup.found : undefined;
     if (!found || !visibleToAnyone(found.map)) {
       return notFound(ctx, 'map_not_found', 'No public or unlisted map has this address.');
     }

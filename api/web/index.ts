@@ -12,11 +12,14 @@ import { webAccountRepository } from '../../db/webAccounts.js';
 import type { BlobStore } from '../../lib/blobs/blobStore.js';
 import type { Config } from '../../lib/config.js';
 import { createMailer } from '../../lib/mail.js';
+import { TileCache } from '../../lib/render/tileCache.js';
+import type { TileSettings } from '../../lib/render/xyzBackground.js';
 import { MessagePage } from '../../web/pages/accountPages.js';
 import { HomePage } from '../../web/pages/homePage.js';
 import { mountAccountRoutes } from './accountRoutes.js';
 import { mountAssets } from './assets.js';
 import { mountEmbedRoutes } from './embedRoutes.js';
+import { mountMapBasemap } from './mapBasemap.js';
 import { mountMapData } from './mapData.js';
 import { mountMapListRoutes } from './mapListRoutes.js';
 import { mountMapPage } from './mapPageRoute.js';
@@ -29,6 +32,8 @@ export interface WebDeps {
   config: Config;
   db: Db;
   blobs: BlobStore;
+  /** Tests: commercial basemap tiles from a local tile server. */
+  tiles?: Partial<TileSettings>;
 }
 
 function refused(ctx: Context): void {
@@ -55,9 +60,17 @@ export function mountWeb(router: Router, deps: WebDeps): void {
   mountAccountRoutes(pages, accounts, form);
   mountSettingsRoutes(pages, accounts, form);
   mountMapListRoutes(pages, deps, form);
+  // The API process's own cache of commercial basemap tiles (the renderer keeps one too, in the same folder).
+  const tiles: TileSettings = {
+    cache: new TileCache({ dir: deps.config.tileCacheDir, maxBytes: deps.config.tileCacheMaxBytes }),
+    timeoutMs: deps.config.tileTimeoutMs,
+    ...deps.tiles,
+  };
+  const basemaps = { db: deps.db, config: deps.config, tiles };
+  mountMapBasemap(router, basemaps);
   // Last: any other two-segment path is a map's address.
-  mountMapPage(pages, deps.db, deps.config.publicUrl);
-  mountEmbedRoutes(router, deps.db, deps.config.publicUrl);
+  mountMapPage(pages, basemaps);
+  mountEmbedRoutes(router, basemaps);
   mountMapData(router, deps.db);
   mountAssets(router);
   router.use(pages.routes());

@@ -4,17 +4,19 @@ import { Readable } from 'node:stream';
 import type Router from '@koa/router';
 import type { Db } from '../../db/connection.js';
 import { openMapDocument } from '../../db/mapDocument.js';
-import { findMapImageByAddress } from '../../db/maps.js';
-import { maySee, visibleToAnyone } from '../../lib/access.js';
+import { visibleToAnyone } from '../../lib/access.js';
 import { notFound } from '../fileAnswer.js';
+import { lookUpMapAddress, redirectToMoved } from '../mapAddress.js';
 import { viewerIdOf } from '../viewerId.js';
 
 export function mountMapData(router: Router, db: Db): void {
   const viewerId = viewerIdOf(db);
   router.get('/:owner/:shortName/map.geojson', async (ctx) => {
     const userId = await viewerId(ctx);
-    const found = await findMapImageByAddress(db, ctx.params.owner ?? '', ctx.params.shortName ?? '', userId);
-    const read = found && maySee(found, userId) ? await openMapDocument(db, found.map.id) : undefined;
+    const address = await lookUpMapAddress(db, ctx.params.owner ?? '', ctx.params.shortName ?? '', userId);
+    if (address.kind === 'moved') return redirectToMoved(ctx, address.path, '/map.geojson');
+    const found = address.kind === 'map' ? address.found : undefined;
+    const read = found ? await openMapDocument(db, found.map.id) : undefined;
     if (!found || !read) return notFound(ctx, 'map_not_found', 'There is no such map, or you may not see it.');
     ctx.set('Cache-Control', visibleToAnyone(found.map) ? 'public, no-cache' : 'private, no-store');
     ctx.type = 'application/geo+json';

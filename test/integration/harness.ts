@@ -108,6 +108,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
         publicUrl: config.publicUrl,
         faults: options.faults,
         paintTiles: tilePainting({ cache: new TileCache({ dir: config.tileCacheDir, maxBytes: config.tileCacheMaxBytes }), timeoutMs: config.tileTimeoutMs, ...options.tiles }),
+        serviceProviderKeys: config.serviceProviderKeys,
       },
       workflowBundle: { codePath: inject('workflowBundlePath') },
     });
@@ -125,7 +126,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
 
   const internalErrors: unknown[] = [];
   const log: Logger = { error: (_message, error) => internalErrors.push(error) };
-  const server: Server = await listen(createApp({ config, db, blobs, jobs, largeReads: options.largeReads }, { log }), port, '127.0.0.1');
+  const server: Server = await listen(createApp({ config, db, blobs, jobs, largeReads: options.largeReads, ...(options.tiles ? { tiles: options.tiles } : {}) }, { log }), port, '127.0.0.1');
   const url = `http://127.0.0.1:${port}`;
 
   const auth = (key: string | null): Record<string, string> => (key ? { authorization: `Token ${key}` } : {});

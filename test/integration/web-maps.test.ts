@@ -89,12 +89,13 @@ describe('map list pages', () => {
         { type: 'Feature', geometry: { type: 'Polygon', coordinates: [[[2.3, 48.8], [2.31, 48.8], [2.31, 48.81], [2.3, 48.8]]] }, properties: { title: 'Park' } },
       ],
     };
-    const answer = await service.send('map/upload', me.key, { file_type: 'geojson', visibility: 'public', title: 'Paris food', description: 'Where we eat.' }, JSON.stringify(geojson));
+    const answer = await service.send('map/upload', me.key, { file_type: 'geojson', visibility: 'public', title: 'Paris food', description: 'Where we **eat**.\n\n<script>alert(1)</script>' }, JSON.stringify(geojson));
     const path = new URL(answer.url as string).pathname;
     const page = await new Browser(service.url).request(path);
     expect(page.status).toBe(200);
     expect(page.html).toContain('<h1>Paris food</h1>');
-    expect(page.html).toContain('Where we eat.');
+    expect(page.html).toContain('<div class="description"><p>Where we <strong>eat</strong>.</p>');
+    expect(page.html).not.toContain('alert(1)');
     expect(page.html).toContain(`<img src="${path}/static.png" width="1200" height="630" alt="Map: Paris food"/>`);
     expect(page.html).toMatch(/Items <span class="count">\(5\)<\/span>/);
     expect(page.html).toMatch(/Food <span class="count">\(3\)<\/span>/); // its own item and its subgroup's two

@@ -35,6 +35,14 @@ describe('loadConfig', () => {
     expect(config.processingTimeoutMs).toBe(5000);
   });
 
+  it("reads the service's own provider keys and the heavy-traffic limit", () => {
+    const config = loadConfig({ PROVIDER_KEY_MAP_PLATFORM: ' pk.abcdefghijklmnopqrstuvwxyz ', PROVIDER_KEY_TILE_PROVIDER: 'tile-key-1234', HEAVY_TRAFFIC_VIEWS: '50' });
+    expect(config.serviceProviderKeys).toEqual({ map_platform: 'pk.abcdefghijklmnopqrstuvwxyz', tile_provider: 'tile-key-1234' });
+    expect(config.heavyTrafficViews).toBe(50);
+    expect(loadConfig({}).serviceProviderKeys).toEqual({});
+    expect(loadConfig({}).heavyTrafficViews).toBe(1000);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).databaseUrl).toBeUndefined();
   });
@@ -48,6 +56,8 @@ describe('loadConfig', () => {
     ['DEPLOYMENT', 'cloud'],
     ['MAX_UPLOAD_MB', '-1'],
     ['PROCESSING_TIMEOUT_SECONDS', '0'],
+    ['HEAVY_TRAFFIC_VIEWS', '0'],
+    ['PROVIDER_KEY_GIS_PLATFORM', 'short'],
   ])('stops with a message naming %s when it is %j', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));

@@ -1,16 +1,21 @@
 // A map's page at its address: title, owner, description, the map's picture (the interactive map
 // comes with the browser front end), and the item list: groups and subgroups as a tree with their
 // counts, hidden items marked.
+import type { Fallback } from '../../lib/browserBasemap.js';
 import type { ItemGroup, ItemTree, ListedItem } from '../../lib/mapItems.js';
+import { PROVIDER_KIND_LABELS } from '../../lib/providerKeys.js';
 
 export interface MapPageProps {
   title: string;
   owner: string;
-  description: string;
+  /** The description's Markdown as sanitised HTML (lib/markdown.ts). */
+  descriptionHtml: string;
   /** The map's address (path). */
   path: string;
   /** The basemap's MapLibre style. */
   styleUrl: string;
+  /** Why the map shows on classic instead of its commercial basemap: told to its owner only. */
+  basemapNotice?: Fallback;
   tree: ItemTree;
   /** Share: the map's link, and its iframe codes. */
   link: string;
@@ -110,13 +115,40 @@ function Share(props: { link: string; embedCode: string; embedCodeWithPanel: str
   );
 }
 
+const dateTime = (date: Date): string => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/** The owner's notice: the map is on classic, why, until when, and where the key goes. */
+function BasemapNotice({ fallback }: { fallback: Fallback }) {
+  const { basemap } = fallback;
+  const kind = basemap.providerKind ? PROVIDER_KIND_LABELS[basemap.providerKind] : 'provider';
+  return (
+    <div class="notice" role="status">
+      {fallback.reason === 'heavy_traffic' ? (
+        <p>
+          This map had {fallback.views.toLocaleString('en')} views today, more than a map on {basemap.name} may have without its owner's key, so visitors see it on the
+          Classic basemap until {dateTime(fallback.until)}.
+        </p>
+      ) : (
+        <p>
+          Visitors see this map on the Classic basemap: {basemap.name} needs your {kind} key.
+        </p>
+      )}
+      <p>
+        <a href="/settings#provider-keys">Add your {kind} key</a> to show it on {basemap.name}
+        {fallback.reason === 'heavy_traffic' ? ' again now' : ''}.
+      </p>
+    </div>
+  );
+}
+
 export function MapPage(props: MapPageProps) {
   return (
     <div class="map-page">
       <aside class="side-panel" aria-label="About this map">
         <h1>{props.title}</h1>
         <p class="meta">by {props.owner}</p>
-        {props.description ? <p class="description">{props.description}</p> : null}
+        {props.basemapNotice ? <BasemapNotice fallback={props.basemapNotice} /> : null}
+        {props.descriptionHtml ? <div class="description" dangerouslySetInnerHTML={{ __html: props.descriptionHtml }} /> : null}
         <ItemList tree={props.tree} />
         <Share link={props.link} embedCode={props.embedCode} embedCodeWithPanel={props.embedCodeWithPanel} />
       </aside>

@@ -1,0 +1,130 @@
+// A map's basemap in the browser (lib/browserBasemap.ts decides which): a built-in one's style
+// under /basemaps/, or, for a commercial basemap shown with a key, the map's own style and its
+// provider's tiles through the service (the key is added here and never reaches the browser;
+// tiles come from the same on-disk cache as the renderer's):
+//   GET /maps/{id}/basemap/style.json
+//   GET /maps/{id}/basemap/{z}/{x}/{y}
+// for whoever may see the map. Page and embed views are counted here (countMapView) and may start
+// the heavy-traffic limit.
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Db } from '../../db/connection.js';
+import { findMapWithRole } from '../../db/maps.js';
+import { countMapView, findClassicUntil, startClassicLimit } from '../../db/mapViews.js';
+import { findProviderKey } from '../../db/providerKeys.js';
+import { maySee, visibleToAnyone } from '../../lib/access.js';
+import { basemapById } from '../../lib/basemaps.js';
+import { rasterBasemapStyle } from '../../lib/basemapStyles.js';
+import { chooseBrowserBasemap, type BrowserBasemap, type Fallback } from '../../lib/browserBasemap.js';
+import type { Config } from '../../lib/config.js';
+import type { MapRecord } from '../../lib/maps.js';
+import { sniffFormat } from '../../lib/media/sniff.js';
+import { fetchTiles, TileKeyRefusedError, TileProviderUnreachableError } from '../../lib/render/tileFetch.js';
+import type { TileSettings } from '../../lib/render/xyzBackground.js';
+import { notFound } from '../fileAnswer.js';
+import { viewerIdOf } from '../viewerId.js';
+
+export interface MapBasemapDeps {
+  db: Db;
+  config: Pick<Config, 'serviceProviderKeys' | 'heavyTrafficViews' | 'publicUrl'>;
+  tiles: TileSettings;
+}
+
+type MapOfBasemap = Pick<MapRecord, 'id' | 'ownerId' | 'basemap'>;
+
+/** The key a commercial basemap is drawn with for the map: its owner's, else the service's; undefined for none. */
+async function keyFor(deps: MapBasemapDeps, map: MapOfBasemap, shown: BrowserBasemap): Promise<string | undefined> {
+  if (shown.kind !== 'tiles' || !shown.basemap.providerKind) return undefined;
+  if (shown.keyOf === 'service') return deps.config.serviceProviderKeys[shown.basemap.providerKind];
+  return findProviderKey(deps.db, map.ownerId, shown.basemap.providerKind);
+}
+
+async function decide(deps: MapBasemapDeps, map: MapOfBasemap, view: { viewsToday: number; classicUntil: Date | null } | undefined) {
+  const basemap = basemapById(map.basemap);
+  const kind = basemap?.providerKind ?? null;
+  const ownerHasKey = kind ? (await findProviderKey(deps.db, map.ownerId, kind)) !== undefined : false;
+  return chooseBrowserBasemap({
+    basemapId: map.basemap,
+    ownerHasKey,
+    serviceHasKey: kind ? deps.config.serviceProviderKeys[kind] !== undefined : false,
+    classicUntil: view ? view.classicUntil : kind ? await findClassicUntil(deps.db, map.id) : null,
+    ...(view ? { viewsToday: view.viewsToday } : {}),
+    limit: deps.config.heavyTrafficViews,
+    now: new Date(),
+  });
+}
+
+/**
+ * Counts a view of the map's page or embed and answers the style its map draws over, and why it
+ * is not the map's own basemap when it is not (for the owner's notice).
+ */
+export async function viewedMapBasemap(deps: MapBasemapDeps, map: MapOfBasemap): Promise<{ styleUrl: string; fallback?: Fallback }> {
+  const view = await countMapView(deps.db, map.id);
+  const { shown, startLimitUntil } = await decide(deps, map, view);
+  if (startLimitUntil) await startClassicLimit(deps.db, map.id, startLimitUntil);
+  if (shown.kind === 'tiles') return { styleUrl: `/maps/${map.id}/basemap/style.json` };
+  return { styleUrl: `/basemaps/${shown.id}/style.json`, ...(shown.fallback ? { fallback: shown.fallback } : {}) };
+}
+
+const TILE_TYPES = { png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif' } as const;
+const isWebp = (bytes: Buffer): boolean => bytes.length > 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP';
+
+export function mountMapBasemap(router: Router, deps: MapBasemapDeps): void {
+  const viewerId = viewerIdOf(deps.db);
+
+  /** The map when the caller may see it and it is shown on its commercial basemap now, with the key; else a 404 has been answered. */
+  async function shownWithTiles(ctx: Context) {
+    const id = Number(ctx.params.id);
+    const userId = await viewerId(ctx);
+    const found = Number.isSafeInteger(id) && id > 0 ? await findMapWithRole(deps.db, id, userId ?? 0) : undefined;
+    if (!found || !maySee(found, userId)) return notFound(ctx, 'map_not_found', 'There is no such map, or you may not see it.');
+    const { shown } = await decide(deps, found.map, undefined);
+    const key = await keyFor(deps, found.map, shown);
+    if (shown.kind !== 'tiles' || !key) return notFound(ctx, 'basemap_not_found', 'This map is not shown on a commercial basemap at the moment; reload its page.');
+    ctx.set('Cache-Control', visibleToAnyone(found.map) ? 'public, max-age=3600' : 'private, max-age=3600');
+    return { map: found.map, basemap: shown.basemap, key };
+  }
+
+  router.get('/maps/:id/basemap/style.json', async (ctx) => {
+    const shown = await shownWithTiles(ctx);
+    if (!shown) return;
+    ctx.body = rasterBasemapStyle(shown.basemap, `${deps.config.publicUrl}/maps/${shown.map.id}/basemap/{z}/{x}/{y}`);
+  });
+
+  router.get('/maps/:id/basemap/:z/:x/:y', async (ctx) => {
+    const [z, x, y] = [ctx.params.z, ctx.params.x, ctx.params.y].map((part) => (/^\d{1,9}$/.test(part ?? '') ? Number(part) : NaN)) as [number, number, number];
+    const shown = await shownWithTiles(ctx);
+    if (!shown) return;
+    const { basemap, key } = shown;
+    if (basemap.drawing.type !== 'xyz' || !basemap.providerKind) return;
+    const drawing = deps.tiles.urlOverride ? { ...basemap.drawing, url: deps.tiles.urlOverride } : basemap.drawing;
+    const tile = { z, x, y };
+    const inRange = [z, x, y].every(Number.isInteger) && z <= drawing.maxZoom && x < 2 ** z && y < 2 ** z;
+    if (!inRange) return notFound(ctx, 'basemap_not_found', `There is no tile ${ctx.params.z}/${ctx.params.x}/${ctx.params.y} in this basemap.`);
+    let result;
+    try {
+      [result] = await fetchTiles({ id: basemap.id, providerKind: basemap.providerKind, drawing }, key, [tile], {
+        timeoutMs: deps.tiles.timeoutMs,
+        cache: deps.tiles.cache,
+        ...(deps.tiles.fetch ? { fetch: deps.tiles.fetch } : {}),
+      });
+    } catch (error) {
+      ctx.set('Cache-Control', 'no-store');
+      if (error instanceof TileKeyRefusedError) {
+        ctx.status = 502;
+        ctx.body = { error: `The provider of the basemap "${basemap.name}" refused the key (HTTP ${error.status}).`, error_code: 'provider_key_refused' };
+        return;
+      }
+      if (error instanceof TileProviderUnreachableError) {
+        ctx.status = 504;
+        ctx.body = { error: `The tiles of the basemap "${basemap.name}" could not be fetched in time.`, error_code: 'basemap_unavailable' };
+        return;
+      }
+      throw error;
+    }
+    if (!result?.bytes) return notFound(ctx, 'basemap_not_found', `The provider has no tile ${z}/${x}/${y} of this basemap.`);
+    const format = sniffFormat(result.bytes);
+    ctx.type = format ? TILE_TYPES[format] : isWebp(result.bytes) ? 'image/webp' : 'application/octet-stream';
+    ctx.body = result.bytes;
+  });
+}

@@ -1,0 +1,39 @@
+// Views of a map's page and embed, per map per day (UTC), and the map's heavy-traffic limit to
+// the classic basemap (maps.classic_until; lib/browserBasemap.ts decides).
+import type { Db } from './connection.js';
+
+/** Days of counts kept per map (only today's decide anything; the rest are for looking back). */
+const KEPT_DAYS = 90;
+
+/** Counts one view of the map today; answers today's views and the map's current limit. */
+export async function countMapView(db: Db, mapId: number): Promise<{ viewsToday: number; classicUntil: Date | null }> {
+  const result = await db.raw(
+    `with counted as (
+       insert into map_daily_views (map_id, day, views) values (?, (now() at time zone 'utc')::date, 1)
+       on conflict (map_id, day) do update set views = map_daily_views.views + 1
+       returning views
+     )
+     select counted.views, maps.classic_until from counted, maps where maps.id = ?`,
+    [mapId, mapId],
+  );
+  const row = result.rows[0] as { views: number; classic_until: Date | string | null } | undefined;
+  // A map's first view of a day also drops its counts older than KEPT_DAYS: the table stays small.
+  if (Number(row?.views) === 1) {
+    await db('map_daily_views').where({ map_id: mapId }).andWhere('day', '<', db.raw(`(now() at time zone 'utc')::date - ?::int`, [KEPT_DAYS])).delete();
+  }
+  return { viewsToday: Number(row?.views ?? 0), classicUntil: row?.classic_until ? new Date(row.classic_until) : null };
+}
+
+/** The map's limit to classic, if one was ever set (it may have ended). */
+export async function findClassicUntil(db: Db, mapId: number): Promise<Date | null> {
+  const row = await db('maps').where({ id: mapId }).first('classic_until');
+  return row?.classic_until ? new Date(row.classic_until) : null;
+}
+
+/** Starts the map's limit to classic until `until`, unless one is running already (two views at once start one). */
+export async function startClassicLimit(db: Db, mapId: number, until: Date): Promise<void> {
+  await db('maps')
+    .where({ id: mapId })
+    .andWhere((q) => q.whereNull('classic_until').orWhere('classic_until', '<=', db.fn.now()))
+    .update({ classic_until: until });
+}
