@@ -8,19 +8,20 @@ import { PROVIDER_KINDS, type ProviderKind } from '../../lib/basemaps.js';
 import { AppError } from '../../lib/errors.js';
 import { PROVIDER_KIND_LABELS } from '../../lib/providerKeys.js';
 import { changeEmail, resendVerification, type WebAccountDeps } from '../../lib/webAccounts.js';
-import { SettingsPage, type SettingsProps } from '../../web/pages/settingsPage.js';
+import { SettingsPage, type SettingsProps, type SettingsSection } from '../../web/pages/settingsPage.js';
 import { fields, requireViewer, STATUS, viewerOf } from './forms.js';
 import { answerPage } from './pageAnswer.js';
 import { csrfToken } from './security.js';
 
 const PROVIDER_HELP: Record<ProviderKind, string> = {
-  map_platform: 'A public token (it starts with pk.) of your map platform account; never a secret sk. token.',
-  location_platform: 'An API key of your location platform project.',
-  gis_platform: 'A developer API key with the Basemaps privilege.',
-  tile_provider: 'The API key of your tile provider account.',
+  map_platform: 'The "Default public token" of your map platform account (a free account has one); it must start with pk. — never a secret sk. token.',
+  location_platform: 'The REST API key of an app in your location platform project.',
+  gis_platform:
+    'A developer credential of type "API key" with the Basemaps privilege. It is shown only once when you create it, and expires after a year: then renew it and paste the new one here.',
+  tile_provider: 'The API key on the dashboard of your tile provider account (the free hobby plan has one).',
 };
 
-type Message = Pick<SettingsProps, 'error' | 'notice' | 'newKey'>;
+type Message = Pick<SettingsProps, 'error' | 'notice' | 'newKey' | 'section'>;
 
 async function showSettings(ctx: Context, deps: WebAccountDeps, message: Message = {}, status = 200): Promise<void> {
   const viewer = viewerOf(ctx)!;
@@ -56,42 +57,42 @@ async function showSettings(ctx: Context, deps: WebAccountDeps, message: Message
 export function mountSettingsRoutes(router: Router, deps: WebAccountDeps, form: Middleware[]): void {
   const loggedIn = requireViewer('/settings');
   /** A settings form: its action, then the page with the notice, or with the error. */
-  const action = (path: string, run: (ctx: Context) => Promise<Message>) =>
+  const action = (path: string, section: SettingsSection, run: (ctx: Context) => Promise<Message>) =>
     router.post(path, ...form, loggedIn, async (ctx) => {
       try {
-        await showSettings(ctx, deps, await run(ctx));
+        await showSettings(ctx, deps, { ...(await run(ctx)), section });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        await showSettings(ctx, deps, { error: error.message }, STATUS[error.code] ?? 400);
+        await showSettings(ctx, deps, { error: error.message, section }, STATUS[error.code] ?? 400);
       }
     });
 
   router.get('/settings', loggedIn, (ctx) => showSettings(ctx, deps));
-  action('/settings/resend', async (ctx) => {
+  action('/settings/resend', 'profile', async (ctx) => {
     const viewer = viewerOf(ctx)!;
     await resendVerification(deps, viewer, await deps.web.pendingEmailOf(viewer.id));
     return { notice: 'We sent the verification link again.' };
   });
-  action('/settings/email', async (ctx) => {
+  action('/settings/email', 'profile', async (ctx) => {
     await changeEmail(deps, viewerOf(ctx)!, fields(ctx).email ?? '');
     return { notice: 'We sent a link to the new address; it becomes your address once you open it.' };
   });
-  action('/settings/api-keys', async (ctx) => {
+  action('/settings/api-keys', 'developer', async (ctx) => {
     const name = (fields(ctx).name ?? '').trim();
     if (!name) throw new AppError('invalid_arguments', 'Give the new key a name, so you can tell it from others later.');
     const created = await createApiKey(deps.accounts, viewerOf(ctx)!.username, name);
     return { newKey: { key: created.key, name } };
   });
-  action('/settings/api-keys/revoke', async (ctx) => {
+  action('/settings/api-keys/revoke', 'developer', async (ctx) => {
     await revokeKey(deps.accounts, viewerOf(ctx)!.username, fields(ctx).prefix ?? '');
     return { notice: 'The key is revoked: programs using it are refused from now on.' };
   });
-  action('/settings/provider-keys', async (ctx) => {
+  action('/settings/provider-keys', 'provider-keys', async (ctx) => {
     const { kind = '', key = '' } = fields(ctx);
     const masked = await setProviderKey(deps.accounts, viewerOf(ctx)!.username, kind, key);
     return { notice: `Saved: ${masked}.` };
   });
-  action('/settings/provider-keys/remove', async (ctx) => {
+  action('/settings/provider-keys/remove', 'provider-keys', async (ctx) => {
     await removeProviderKey(deps.accounts, viewerOf(ctx)!.username, fields(ctx).kind ?? '');
     return { notice: 'The provider key is removed.' };
   });

@@ -43,19 +43,36 @@ function anchorOf(feature: MapFeature): [number, number] | undefined {
   return bounds[0] === Infinity ? undefined : [(bounds[0] + bounds[2]) / 2, (bounds[1] + bounds[3]) / 2];
 }
 
-/** Loads a Maki icon (served by the service, white) as a map image when a layer first needs it. */
+const MARKER_ID = /^[A-Za-z0-9_-]{4,64}$/;
+
+/** The map image a point shows: a custom marker (`marker_id`), a built-in Maki icon (`marker-symbol`), or none. */
+function iconOf(properties: Record<string, unknown> | null): string {
+  const markerId = properties?.marker_id;
+  if (typeof markerId === 'string' && MARKER_ID.test(markerId)) return `marker-${markerId}`;
+  const symbol = properties?.['marker-symbol'];
+  return typeof symbol === 'string' ? `maki-${symbol.replace(/-(11|15)$/, '')}` : '';
+}
+
+/**
+ * Loads an icon as a map image when a layer first needs it: a Maki icon (served by the service,
+ * white, drawn on the point's circle) or a custom marker (its 64-pixel file, drawn 32 pixels wide).
+ */
 function loadIcons(map: MapLibreMap): void {
   map.setMissingStyleImageResolver(async (id: string) => {
+    if (map.hasImage(id)) return;
+    const marker = /^marker-(.+)$/.exec(id)?.[1];
     const name = id.replace(/^maki-/, '');
-    if (!/^[a-z0-9-]+$/.test(name) || map.hasImage(id)) return;
-    const image = new Image(30, 30);
-    image.src = `/assets/maki/${name}.svg`;
+    if (marker ? !MARKER_ID.test(marker) : !/^[a-z0-9-]+$/.test(name)) return;
+    const image = marker ? new Image() : new Image(30, 30);
+    image.src = marker ? `/markers/${marker}/s64.png` : `/assets/maki/${name}.svg`;
     try {
       await image.decode();
     } catch {
       return; // an unknown icon: the point keeps its plain circle
     }
-    if (!map.hasImage(id)) map.addImage(id, image, { pixelRatio: 2 });
+    // Maki icons at 2× (15 px); a marker at most 32 px wide, a smaller one at its own size.
+    const pixelRatio = marker ? Math.max(1, Math.max(image.naturalWidth, image.naturalHeight) / 32) : 2;
+    if (!map.hasImage(id)) map.addImage(id, image, { pixelRatio });
   });
 }
 
@@ -81,7 +98,7 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
         ...feature.properties,
         _id: feature.id,
         _color: typeof feature.properties?.color === 'string' && /^#[0-9a-f]{6}$/i.test(feature.properties.color) ? feature.properties.color : DEFAULT_COLOR,
-        _icon: typeof feature.properties?.['marker-symbol'] === 'string' ? `maki-${String(feature.properties['marker-symbol']).replace(/-(11|15)$/, '')}` : '',
+        _icon: iconOf(feature.properties),
       },
     })),
   };
@@ -90,7 +107,8 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
   map.addLayer({ id: 'areas', type: 'fill', source: 'items', filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'fill-color': color, 'fill-opacity': 0.25 } });
   map.addLayer({ id: 'area-lines', type: 'line', source: 'items', filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'line-color': color, 'line-width': 2 } });
   map.addLayer({ id: 'lines', type: 'line', source: 'items', filter: ['==', ['geometry-type'], 'LineString'], paint: { 'line-color': color, 'line-width': 3 }, layout: { 'line-cap': 'round', 'line-join': 'round' } });
-  map.addLayer({ id: 'points', type: 'circle', source: 'items', filter: ['==', ['geometry-type'], 'Point'], paint: { 'circle-color': color, 'circle-radius': 11, 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 1.5 } });
+  // A custom marker is its own picture: no circle under it.
+  map.addLayer({ id: 'points', type: 'circle', source: 'items', filter: ['all', ['==', ['geometry-type'], 'Point'], ['!=', ['slice', ['get', '_icon'], 0, 7], 'marker-']], paint: { 'circle-color': color, 'circle-radius': 11, 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 1.5 } });
   map.addLayer({ id: 'icons', type: 'symbol', source: 'items', filter: ['all', ['==', ['geometry-type'], 'Point'], ['!=', ['get', '_icon'], '']], layout: { 'icon-image': ['get', '_icon'], 'icon-allow-overlap': true } });
 
   const listeners: ((feature: MapFeature, at: [number, number]) => void)[] = [];
@@ -113,7 +131,8 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
       const feature = byId.get(id);
       const at = feature && anchorOf(feature);
       if (!feature || !at) return;
-      map.easeTo({ center: at, zoom: Math.max(map.getZoom(), 12) });
+      // The point lands a quarter of the map's height below the centre: its popup opens above it, in view.
+      map.easeTo({ center: at, zoom: Math.max(map.getZoom(), 12), offset: [0, container.clientHeight / 4] });
       listeners.forEach((listener) => listener(feature, at));
     },
     onSelect(listener) {
@@ -121,6 +140,9 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
     },
     showPopup(at, content) {
       popup?.remove();
+      // A tall popup (a photo, a player, a long description) scrolls inside the map instead of leaving it.
+      content.style.maxHeight = `${Math.max(160, container.clientHeight * 0.6)}px`;
+      content.style.overflowY = 'auto';
       popup = new maplibregl.Popup({ maxWidth: '320px', focusAfterOpen: true }).setLngLat(at).setDOMContent(content).addTo(map);
       // The tip takes the photo's tip colour (set on the content by the popup's builder).
       const tip = content.style.getPropertyValue('--tip-color');

@@ -30,16 +30,22 @@ export interface SettingsProps {
   providerKeys: ProviderKeyRow[];
   error?: string;
   notice?: string;
+  /** The section whose form was sent: its message is shown there (the form's address scrolls to it). */
+  section?: SettingsSection;
 }
+
+export type SettingsSection = 'profile' | 'developer' | 'provider-keys';
 
 const day = (iso: string) => iso.slice(0, 10);
 
 export function SettingsPage(props: SettingsProps) {
+  const at = (section: SettingsSection) => (props.section === section ? <Notice error={props.error} notice={props.notice} /> : null);
   return (
     <section class="card wide">
       <h1>Settings</h1>
-      <Notice error={props.error} notice={props.notice} />
-      <h2>Profile</h2>
+      {props.section ? null : <Notice error={props.error} notice={props.notice} />}
+      <h2 id="profile">Profile</h2>
+      {at('profile')}
       <dl>
         <dt>Username</dt>
         <dd>{props.username}</dd>
@@ -57,19 +63,20 @@ export function SettingsPage(props: SettingsProps) {
         ) : null}
       </dl>
       {!props.emailVerified || props.pendingEmail ? (
-        <form method="post" action="/settings/resend">
+        <form method="post" action="/settings/resend#profile">
           <CsrfField token={props.csrf} />
           <button type="submit">Send the verification link again</button>
         </form>
       ) : null}
       <h2>Change your e-mail address</h2>
-      <form method="post" action="/settings/email">
+      <form method="post" action="/settings/email#profile">
         <CsrfField token={props.csrf} />
         <Field label="New e-mail address" name="email" type="email" autocomplete="email" hint="The current address stays until you open the link we send to the new one." />
         <button type="submit">Change the address</button>
       </form>
 
       <h2 id="developer">Developer</h2>
+      {at('developer')}
       <p>API keys let programs use the API as you (header <code>Authorization: Token &lt;key&gt;</code>).</p>
       {props.newKey ? (
         <div class="notice" role="status">
@@ -110,7 +117,7 @@ export function SettingsPage(props: SettingsProps) {
                 <td>{day(key.createdAt)}</td>
                 <td>{key.lastUsedAt ? day(key.lastUsedAt) : 'never'}</td>
                 <td>
-                  <form method="post" action="/settings/api-keys/revoke">
+                  <form method="post" action="/settings/api-keys/revoke#developer">
                     <CsrfField token={props.csrf} />
                     <input type="hidden" name="prefix" value={key.prefix} />
                     <button type="submit" class="secondary" aria-label={`Revoke the key ${key.name || key.prefix}`}>
@@ -126,17 +133,21 @@ export function SettingsPage(props: SettingsProps) {
       ) : (
         <p>You have no API keys.</p>
       )}
-      <form method="post" action="/settings/api-keys">
+      <form method="post" action="/settings/api-keys#developer">
         <CsrfField token={props.csrf} />
         <Field label="Name of a new key" name="name" hint="What uses it, for example “nightly import”." />
         <button type="submit">Create an API key</button>
       </form>
 
       <h2 id="provider-keys">Map provider keys</h2>
-      <p>Commercial basemaps draw your maps with your own key of their provider.</p>
+      {at('provider-keys')}
+      <p>
+        Commercial basemaps draw your maps with your own key of their provider. Without one, a map on a commercial basemap that gets heavy traffic is shown on the Classic
+        basemap for 24 hours.
+      </p>
       {props.providerKeys.map((provider) => (
         <div class="provider" key={provider.kind}>
-          <form method="post" action="/settings/provider-keys">
+          <form method="post" action="/settings/provider-keys#provider-keys">
             <CsrfField token={props.csrf} />
             <input type="hidden" name="kind" value={provider.kind} />
             <p class="field">
@@ -146,10 +157,12 @@ export function SettingsPage(props: SettingsProps) {
                 {provider.help} {provider.masked ? `Saved: ${provider.masked}` : 'None saved.'}
               </small>
             </p>
-            <button type="submit">Save</button>
+            <button type="submit" aria-label={`Save the ${provider.label} key`}>
+              Save
+            </button>
           </form>
           {provider.masked ? (
-            <form method="post" action="/settings/provider-keys/remove">
+            <form method="post" action="/settings/provider-keys/remove#provider-keys">
               <CsrfField token={props.csrf} />
               <input type="hidden" name="kind" value={provider.kind} />
               <button type="submit" class="secondary" aria-label={`Remove the ${provider.label} key`}>
