@@ -5,7 +5,7 @@
 // and YouTube player, from the list and from the map) → a private map is 404 to another account
 // and visible to a `select` viewer → provider key validation → a cross-site form post refused →
 // a password reset. No request leaves the machine; every page is photographed (test/e2e/screenshots/),
-// at 1280 and at 375 pixels wide.
+// at 1280 and at 375 pixels wide, and checked with axe-core.
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +15,7 @@ import sharp from 'sharp';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../integration/harness.js';
+import { accessibilityViolations } from './accessibility.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = 'test/e2e/screenshots';
@@ -64,8 +65,11 @@ const marker = () =>
     .png()
     .toBuffer();
 
+/** Photographs the page and checks it with axe-core: no violation. */
 async function shoot(name: string): Promise<void> {
   await page.screenshot({ path: `${SHOTS}/journey-${name}.png`, fullPage: true });
+  const violations = await accessibilityViolations(page);
+  expect([name, violations]).toEqual([name, []]);
 }
 
 /** The page at 375 pixels wide: photographed, and no wider than the screen. */
@@ -234,6 +238,16 @@ describe("a new user's journey in Chromium", () => {
     await page.mouse.click(map.x + map.width / 2, map.y + (map.height * 3) / 4);
     await expect.poll(() => popup.count()).toBe(1);
     expect(await popup.locator('h3').textContent()).toBe('Photo spot');
+
+    // The list with the keyboard alone: Enter on an item opens its popup, on a group folds it.
+    await page.getByRole('button', { name: 'Refuge', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => popup.locator('h3').textContent()).toBe('Refuge');
+    const paths = page.locator('.item-list details details');
+    await paths.locator('summary').focus();
+    await page.keyboard.press('Enter');
+    expect(await paths.getAttribute('open')).toBeNull();
+    expect(await page.getByRole('button', { name: 'Balcony trail', exact: true }).isVisible()).toBe(false);
   });
 
   it('answers 404 to another account for the private map and shows it to a select viewer', async () => {

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../integration/harness.js';
+import { accessibilityViolations } from './accessibility.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = 'test/e2e/screenshots';
@@ -98,10 +99,12 @@ describe('the map page in Chromium', () => {
     await page.goto(`${service.url}/embed/${map.id}`);
     expect(await page.locator('.maplibregl-canvas').count()).toBe(0);
     await page.screenshot({ path: `${SHOTS}/embed-before-play.png` });
+    expect(await accessibilityViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Play: open the interactive map Embedded' }).click();
     await expect.poll(() => page.locator('.maplibregl-canvas').count(), { timeout: 20_000 }).toBe(1);
     await page.waitForTimeout(2_000); // tiles and the items arrive after the canvas (the screenshot is to look at)
     await page.screenshot({ path: `${SHOTS}/embed-after-play.png` });
+    expect(await accessibilityViolations(page)).toEqual([]);
     await page.close();
   });
 });

@@ -143,6 +143,7 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
       // A tall popup (a photo, a player, a long description) scrolls inside the map instead of leaving it.
       content.style.maxHeight = `${Math.max(160, container.clientHeight * 0.6)}px`;
       content.style.overflowY = 'auto';
+      content.tabIndex = 0; // a region that scrolls must be reachable with the keyboard
       popup = new maplibregl.Popup({ maxWidth: '320px', focusAfterOpen: true }).setLngLat(at).setDOMContent(content).addTo(map);
       // The tip takes the photo's tip colour (set on the content by the popup's builder).
       const tip = content.style.getPropertyValue('--tip-color');

@@ -25,7 +25,8 @@ function Card({ map, csrf, showOwner }: { map: MapCard; csrf?: string; showOwner
   const locked = map.visibility === 'private' || map.visibility === 'select';
   return (
     <li class="map-card">
-      <a href={map.path} class="thumb">
+      {/* The picture repeats the title's link: one tab stop and one name per card. */}
+      <a href={map.path} class="thumb" tabIndex={-1} aria-hidden="true">
         <img src={`${map.path}/thumbnail.png`} width={400} height={300} alt="" loading="lazy" />
       </a>
       <div class="map-card-body">

@@ -40,11 +40,12 @@ function Items({ group }: { group: ItemGroup }) {
     <>
       {group.groups.map((sub) => (
         <li key={`g${sub.id}`} class="group">
+          {/* Beside the summary, not in it: a button inside a summary would be a control within a control. */}
+          <button type="button" class="eye" data-toggle="group" aria-pressed="true" aria-label={`Show or hide the group ${sub.title}`} hidden>
+            <EyeIcon />
+          </button>
           <details open>
             <summary>
-              <button type="button" class="eye" data-toggle="group" aria-pressed="true" aria-label={`Show or hide the group ${sub.title}`} hidden>
-                <EyeIcon />
-              </button>
               {sub.title} <span class="count">({sub.count})</span>
             </summary>
             <ul>
