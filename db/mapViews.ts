@@ -5,11 +5,12 @@ import type { Db } from './connection.js';
 /** Days of counts kept per map (only today's decide anything; the rest are for looking back). */
 const KEPT_DAYS = 90;
 
-/** Counts one view of the map today; answers today's views and the map's current limit. */
+/** Counts one view of the map today; answers today's views and the map's current limit (none for a map just deleted). */
 export async function countMapView(db: Db, mapId: number): Promise<{ viewsToday: number; classicUntil: Date | null }> {
   const result = await db.raw(
     `with counted as (
-       insert into map_daily_views (map_id, day, views) values (?, (now() at time zone 'utc')::date, 1)
+       insert into map_daily_views (map_id, day, views)
+       select id, (now() at time zone 'utc')::date, 1 from maps where id = ?
        on conflict (map_id, day) do update set views = map_daily_views.views + 1
        returning views
      )

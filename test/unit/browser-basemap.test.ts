@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { chooseBrowserBasemap, HEAVY_TRAFFIC_LIMIT_MS, type BasemapSituation } from '../../lib/browserBasemap.js';
+
+const now = new Date('2026-11-24T12:00:00Z');
+const situation = (given: Partial<BasemapSituation>): BasemapSituation => ({
+  basemapId: 'mapbox-streets',
+  ownerHasKey: false,
+  serviceHasKey: true,
+  classicUntil: null,
+  viewsToday: 1,
+  limit: 1000,
+  now,
+  ...given,
+});
+
+describe('chooseBrowserBasemap', () => {
+  it('shows built-in basemaps as themselves, and an unknown id as classic', () => {
+    expect(chooseBrowserBasemap(situation({ basemapId: 'dark' })).shown).toEqual({ kind: 'builtin', id: 'dark' });
+    expect(chooseBrowserBasemap(situation({ basemapId: 'gone' })).shown).toEqual({ kind: 'builtin', id: 'classic' });
+  });
+
+  it("uses the owner's key whatever the traffic, else the service's below the limit", () => {
+    expect(chooseBrowserBasemap(situation({ ownerHasKey: true, viewsToday: 50_000, classicUntil: new Date(now.getTime() + 1000) })).shown).toMatchObject({ kind: 'tiles', keyOf: 'owner' });
+    expect(chooseBrowserBasemap(situation({ viewsToday: 1000 })).shown).toMatchObject({ kind: 'tiles', keyOf: 'service' });
+  });
+
+  it('starts a 24-hour limit at the first view over it, keeps it while it runs, and ends it after', () => {
+    const over = chooseBrowserBasemap(situation({ viewsToday: 1001 }));
+    expect(over.shown).toMatchObject({ kind: 'builtin', id: 'classic', fallback: { reason: 'heavy_traffic', views: 1001 } });
+    expect(over.startLimitUntil).toEqual(new Date(now.getTime() + HEAVY_TRAFFIC_LIMIT_MS));
+    const running = chooseBrowserBasemap(situation({ viewsToday: 3, classicUntil: new Date(now.getTime() + 60_000) }));
+    expect(running.shown).toMatchObject({ kind: 'builtin', fallback: { reason: 'heavy_traffic' } });
+    expect(running.startLimitUntil).toBeUndefined();
+    expect(chooseBrowserBasemap(situation({ viewsToday: 3, classicUntil: new Date(now.getTime() - 1) })).shown).toMatchObject({ kind: 'tiles', keyOf: 'service' });
+  });
+
+  it('shows classic, saying a key is needed, when neither the owner nor the service has one', () => {
+    expect(chooseBrowserBasemap(situation({ serviceHasKey: false })).shown).toMatchObject({ kind: 'builtin', id: 'classic', fallback: { reason: 'no_key' } });
+  });
+});
