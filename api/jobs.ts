@@ -13,7 +13,7 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure, TimeoutFailure } from '@temporalio/common';
 import { AppError, isErrorCode } from '../lib/errors.js';
-import { mapImageWorkflowId, REFRESH_IMAGE_UPDATE, WORKFLOW_TYPES, type MapImageInput, type RefreshImageAnswer } from '../lib/jobContracts.js';
+import { MAP_SAVED_SIGNAL, mapImageWorkflowId, REFRESH_IMAGE_UPDATE, WORKFLOW_TYPES, type MapImageInput, type RefreshImageAnswer } from '../lib/jobContracts.js';
 
 export interface JobGatewayOptions {
   address: string;
@@ -246,6 +246,21 @@ export class JobGateway {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onClientGone);
     }
+  }
+
+  /**
+   * Tells the map's map-image workflow that the map was saved (starting the workflow if none
+   * runs: a signal-with-start), without waiting for the render. Resolves once Temporal has it.
+   */
+  async mapSaved(input: MapImageInput): Promise<void> {
+    const client = await this.client();
+    await client.workflow.signalWithStart(WORKFLOW_TYPES.mapImage, {
+      workflowId: mapImageWorkflowId(input.mapId),
+      taskQueue: this.options.taskQueue,
+      args: [input],
+      signal: MAP_SAVED_SIGNAL,
+      signalArgs: [],
+    });
   }
 
   async close(): Promise<void> {

@@ -102,8 +102,9 @@ const BATCH = 1000;
 
 export type SaveOutcome = { saved: true; revision: number } | { saved: false; revision: number };
 
-const rowColumns = (mapId: number, row: FeatureRow) => ({
+const rowColumns = (mapId: number, revision: number, row: FeatureRow) => ({
   map_id: mapId,
+  revision,
   feature_id: row.id,
   group_id: row.group,
   min_lon: row.bbox[0],
@@ -157,9 +158,9 @@ export async function saveFeatures(db: Db, changes: FeatureChanges): Promise<Sav
     }
     for (let i = 0; i < changes.upsert.length; i += BATCH) {
       await trx('map_features')
-        .insert(changes.upsert.slice(i, i + BATCH).map((row) => rowColumns(changes.mapId, row)))
+        .insert(changes.upsert.slice(i, i + BATCH).map((row) => rowColumns(changes.mapId, Number(map.revision) + 1, row)))
         .onConflict(['map_id', 'feature_id'])
-        .merge(['group_id', 'min_lon', 'min_lat', 'max_lon', 'max_lat', 'image_id', 'marker_id', 'feature']);
+        .merge(['revision', 'group_id', 'min_lon', 'min_lat', 'max_lon', 'max_lat', 'image_id', 'marker_id', 'feature']);
     }
     const added = [...upsertIds].filter((id) => !existed.has(id)).length;
     const removed = new Set(changes.delete.filter((id) => existed.has(id))).size;

@@ -235,6 +235,8 @@ export async function updateMap(db: Db, mapId: number, changes: MapChanges): Pro
       Object.assign(update, contentColumns(changes.content), {
         next_feature_id: trx.raw('greatest(next_feature_id, ?)', [changes.content.nextFeatureId]),
         revision: trx.raw('revision + 1'),
+        // Every row was rewritten: a web save made on an earlier revision conflicts on any feature it changed.
+        replaced_revision: trx.raw('revision + 1'),
       });
     }
     if (changes.shortNameBase !== undefined) {

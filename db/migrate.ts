@@ -24,6 +24,7 @@ import * as m019 from './migrations/019_basemap_catalogue.js';
 import * as m020 from './migrations/020_map_image_files.js';
 import * as m021 from './migrations/021_web_accounts.js';
 import * as m022 from './migrations/022_map_addresses_and_views.js';
+import * as m023 from './migrations/023_feature_revisions.js';
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void>; config?: { transaction?: boolean } };
 
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '020_map_image_files': m020,
   '021_web_accounts': m021,
   '022_map_addresses_and_views': m022,
+  '023_feature_revisions': m023,
 };
 
 /** The migrations in order, up to and including `last` (all of them without it). */

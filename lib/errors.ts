@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   media_not_found: 'No image or marker file is at this URL, or the caller may not see it (HTTP 404, from /images/… and /markers/…).',
   basemap_not_found: 'No built-in basemap style, tile or font file is at this URL (HTTP 404, from /basemaps/…).',
   permission_denied: 'The caller may see the map but not make this change (only the owner changes visibility and the short name).',
+  save_conflict: 'A web save changed items someone else changed or deleted since the editor loaded the map (HTTP 409 from the editor\'s save); nothing was saved, the conflicts are listed.',
   idempotency_key_reused: 'The Idempotency-Key was already used for a different request (another operation, map, arguments or file).',
   map_too_large: 'The map would be larger than a map may be (64 MB of GeoJSON text).',
   unsupported_file_type: 'The file_type, or the file\'s content as recognised by its first bytes, is not accepted by this operation.',

@@ -194,6 +194,8 @@ export interface MapImageInput {
 export type RefreshImageAnswer = { refreshed: true; renderedAt: string } | { refreshed: false; nextRenderAt: number };
 
 export const REFRESH_IMAGE_UPDATE = 'refreshImage';
+/** A web save asks for a render and does not wait for it (a signal: saves during the cool-down coalesce). */
+export const MAP_SAVED_SIGNAL = 'mapSaved';
 
 export const mapImageWorkflowId = (mapId: number): string => `map-image:${mapId}`;
 

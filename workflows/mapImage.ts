@@ -1,6 +1,6 @@
 // One workflow per map, `map-image:<id>`, renders its static image (activity on the `render`
-// task queue). Renders asked for by map/refresh_image (an update, which answers; web saves will
-// ask the same way) are at least `spacingMs` apart, start to start, kept by a workflow timer: the
+// task queue). Renders asked for by map/refresh_image (an update, which answers) and by web saves
+// (a signal, which does not wait) are at least `spacingMs` apart, start to start, kept by a workflow timer: the
 // first renders at once; any number of requests during the cool-down coalesce into one render at
 // its end. A new map's first image (map/upload) does not start the cool-down. The run continues
 // as new when its history grows, and ends when nothing is asked of it: at the end of a cool-down
@@ -9,7 +9,7 @@
 import { ActivityFailure, ApplicationFailure, allHandlersFinished, condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { RenderActivities } from '../activities/index.js';
 import type { MapImageInput, RefreshImageAnswer, RenderMapImageResult } from '../lib/jobContracts.js';
-import { refreshImageUpdate } from './mapImageMessages.js';
+import { mapSavedSignal, refreshImageUpdate } from './mapImageMessages.js';
 
 const IDLE_MS = 30 * 60_000;
 const DEFAULT_HISTORY_LIMIT = 2_000;
@@ -54,6 +54,10 @@ export async function mapImage(input: MapImageInput): Promise<void> {
     pending = true;
     if (coolingDown()) return { refreshed: false, nextRenderAt: coolDownUntil! };
     return new Promise<RefreshImageAnswer>((resolve, reject) => waiters.push({ resolve, reject }));
+  });
+
+  setHandler(mapSavedSignal, () => {
+    if (!mapGone) pending = true;
   });
 
   const render = async (): Promise<RenderMapImageResult> => {

@@ -10,7 +10,8 @@ export interface Logger {
   error(message: string, error?: unknown): void;
 }
 
-function asAppError(caught: unknown): AppError | undefined {
+/** The AppError a failure means to a client (database refusals, body parsing), or undefined for an internal error. */
+export function asAppError(caught: unknown): AppError | undefined {
   if (caught instanceof AppError) return caught;
   const error = translateDbError(caught);
   if (error instanceof DatabaseBusy) {

@@ -12,6 +12,7 @@ import { webAccountRepository } from '../../db/webAccounts.js';
 import type { BlobStore } from '../../lib/blobs/blobStore.js';
 import type { Config } from '../../lib/config.js';
 import { createMailer } from '../../lib/mail.js';
+import type { JobGateway } from '../jobs.js';
 import { TileCache } from '../../lib/render/tileCache.js';
 import type { TileSettings } from '../../lib/render/xyzBackground.js';
 import { MessagePage } from '../../web/pages/accountPages.js';
@@ -23,6 +24,7 @@ import { mountMapBasemap } from './mapBasemap.js';
 import { mountMapData } from './mapData.js';
 import { mountMapListRoutes } from './mapListRoutes.js';
 import { mountMapPage } from './mapPageRoute.js';
+import { mountMapSave } from './mapSaveRoute.js';
 import { answerPage } from './pageAnswer.js';
 import { checkForm } from './security.js';
 import { loadViewer, type WebState } from './session.js';
@@ -32,6 +34,7 @@ export interface WebDeps {
   config: Config;
   db: Db;
   blobs: BlobStore;
+  jobs: JobGateway;
   /** Tests: commercial basemap tiles from a local tile server. */
   tiles?: Partial<TileSettings>;
 }
@@ -60,6 +63,7 @@ export function mountWeb(router: Router, deps: WebDeps): void {
   mountAccountRoutes(pages, accounts, form);
   mountSettingsRoutes(pages, accounts, form);
   mountMapListRoutes(pages, deps, form);
+  mountMapSave(pages, { db: deps.db, config: deps.config, jobs: deps.jobs, log: (message, error) => console.error(message, error) });
   // The API process's own cache of commercial basemap tiles (the renderer keeps one too, in the same folder).
   const tiles: TileSettings = {
     cache: new TileCache({ dir: deps.config.tileCacheDir, maxBytes: deps.config.tileCacheMaxBytes }),

@@ -76,3 +76,21 @@ export function checkForm(publicUrl: string, refuse: (ctx: Context) => void) {
     await next();
   };
 }
+
+/** The header the editor's JSON requests carry this browser's form token in. */
+export const CSRF_HEADER = 'x-csrf-token';
+
+/**
+ * Refuses a JSON request of the pages (the editor's save) from another site or without this
+ * browser's token in the CSRF_HEADER: 403 with a JSON error.
+ */
+export function checkJsonRequest(publicUrl: string) {
+  return async (ctx: Context, next: Next) => {
+    if (!sameSite(ctx, publicUrl) || !sameToken(ctx.get(CSRF_HEADER), ctx.cookies.get(CSRF_COOKIE))) {
+      ctx.status = 403;
+      ctx.body = { error: 'This request did not come from the map\'s own page, or the page is too old: reload it and save again.', error_code: 'permission_denied' };
+      return;
+    }
+    await next();
+  };
+}

@@ -11,18 +11,19 @@ export class Browser {
   private readonly ip = `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
   lastSetCookies: string[] = [];
 
-  async request(path: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
+  async request(path: string, init: { method?: string; form?: Record<string, string>; json?: unknown; headers?: Record<string, string> } = {}) {
     const response = await fetch(`${this.base}${path}`, {
-      method: init.method ?? (init.form ? 'POST' : 'GET'),
+      method: init.method ?? (init.form || init.json !== undefined ? 'POST' : 'GET'),
       redirect: 'manual',
       headers: {
         cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
         'sec-fetch-site': 'same-origin',
         'x-forwarded-for': this.ip,
         ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}),
         ...init.headers,
       },
-      body: init.form ? new URLSearchParams(init.form).toString() : undefined,
+      body: init.form ? new URLSearchParams(init.form).toString() : init.json !== undefined ? JSON.stringify(init.json) : undefined,
     });
     this.lastSetCookies = response.headers.getSetCookie();
     for (const line of this.lastSetCookies) {
