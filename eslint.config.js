@@ -27,6 +27,11 @@ const database = group(
   ['knex', 'knex-pglite', 'pg'],
   'knex only in db/: the database drivers (knex, knex-pglite, pg) are imported in db/ alone; use a db/ repository.',
 );
+const webServerPackages = group(['@temporalio/client', '@temporalio/worker', '@temporalio/workflow', '@temporalio/activity'], 'web/ talks to the service over HTTP only.');
+const mapLibraries = group(
+  ['maplibre-gl', 'terra-draw', 'terra-draw-maplibre-gl-adapter'],
+  'The map and drawing libraries live behind web/app/mapAdapter.ts and web/app/drawingAdapter.ts (DESIGN.md): ask the adapter.',
+);
 const koa = group(
   ['koa', 'koa-body'],
   'Koa belongs to api/: keep HTTP out of this folder.',
@@ -74,24 +79,17 @@ export default defineConfig([
     files: ['web/**'],
     languageOptions: { globals: { ...globals.browser } },
   },
-  // web/ is browser code (its pages are also rendered on the server): HTTP only, no server packages.
-  {
-    files: ['web/**/*.ts', 'web/**/*.tsx'],
-    rules: {
-      'no-restricted-imports': bans(
-        database,
-        koa,
-        nodeBuiltins,
-        group(['@temporalio/client', '@temporalio/worker', '@temporalio/workflow', '@temporalio/activity'], 'web/ talks to the service over HTTP only.'),
-      ),
-    },
-  },
-
   // ---- Import boundaries ----
   // Everywhere: no database drivers outside db/.
   { files: ['**/*.ts'], rules: { 'no-restricted-imports': bans(database) } },
   // db/ owns the drivers.
   { files: ['db/**/*.ts'], rules: { 'no-restricted-imports': 'off' } },
+
+  // web/ is browser code (its pages are also rendered on the server): HTTP only, no server packages;
+  // the map and drawing libraries behind the adapter (after the "everywhere" block, which it replaces here).
+  { files: ['web/**/*.ts', 'web/**/*.tsx'], rules: { 'no-restricted-imports': bans(database, koa, nodeBuiltins, webServerPackages, mapLibraries) } },
+  { files: ['web/app/mapAdapter.ts', 'web/app/drawingAdapter.ts'], rules: { 'no-restricted-imports': bans(database, koa, nodeBuiltins, webServerPackages) } },
+
 
   {
     files: ['workflows/**/*.ts'],

@@ -24,6 +24,8 @@ export interface MapDocumentRead {
    * kept this thread (PGlite's too) from other requests.
    */
   readAheadBytes: number;
+  /** The map's revision the document is of (the web editor saves its changes on it). */
+  revision: number;
 }
 
 /** Pieces of about this size are sent when the texts are at hand (PGlite). */
@@ -31,8 +33,9 @@ const PIECE_CHARS = 64 * 1024;
 
 const featuresSql = (mapId: number) => `select feature from map_features where map_id = ${mapId} order by ordinal`; // a checked integer: COPY takes no parameters
 
-async function headOf(trx: Knex.Transaction, mapId: number): Promise<string> {
-  return (await trx('maps').select('head').where({ id: mapId }).first()).head as string;
+async function headOf(trx: Knex.Transaction, mapId: number): Promise<{ head: string; revision: number }> {
+  const row = await trx('maps').select('head', 'revision').where({ id: mapId }).first();
+  return { head: row.head as string, revision: Number(row.revision) };
 }
 
 /** The map with its document, or undefined when there is no such map. */
@@ -58,7 +61,7 @@ async function openStreamed(db: Db, mapId: number): Promise<MapDocumentRead | un
       await close();
       return undefined;
     }
-    const head = await translating(() => headOf(trx, mapId));
+    const { head, revision } = await translating(() => headOf(trx, mapId));
     // The features in order are what map_features_order holds: an index scan sends the first at
     // once and never sorts. Right after a large import, before the table is analyzed, the
     // planner expected a thousand rows and sorted 200,000 on disk (40 MB) instead: 1.8× slower.
@@ -79,7 +82,7 @@ async function openStreamed(db: Db, mapId: number): Promise<MapDocumentRead | un
         await close();
       }
     })();
-    return { detail, text, close, readAheadBytes: READ_AHEAD_BYTES };
+    return { detail, text, close, readAheadBytes: READ_AHEAD_BYTES, revision };
   } catch (error) {
     await close();
     throw error;
@@ -91,10 +94,10 @@ async function openInMemory(db: Db, mapId: number): Promise<MapDocumentRead | un
     db.transaction(async (trx) => {
       const detail = await readMapDetail(trx, mapId);
       if (!detail) return undefined;
-      const head = await headOf(trx, mapId);
+      const { head, revision } = await headOf(trx, mapId);
       // One value joined by the database: tens of thousands of row objects would cost more.
       const joined = await trx('map_features').where({ map_id: mapId }).first(trx.raw("string_agg(feature, ',' order by ordinal) as features"));
-      return { detail, head, features: (joined?.features ?? '') as string };
+      return { detail, head, revision, features: (joined?.features ?? '') as string };
     }),
   );
   if (!read) return undefined;
@@ -103,5 +106,5 @@ async function openInMemory(db: Db, mapId: number): Promise<MapDocumentRead | un
     for (let start = 0; start < read.features.length; start += PIECE_CHARS) yield read.features.slice(start, start + PIECE_CHARS);
     yield DOCUMENT_CLOSING;
   })();
-  return { detail: read.detail, text, close: async () => void (await text.return(undefined)), readAheadBytes: 0 };
+  return { detail: read.detail, text, close: async () => void (await text.return(undefined)), readAheadBytes: 0, revision: read.revision };
 }

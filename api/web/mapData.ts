@@ -1,5 +1,6 @@
 // A map's GeoJSON for its page's front end: GET {map url}/map.geojson, for whoever may see the
-// map (an API client by its key, a browser by its session), streamed as map/get streams it.
+// map (an API client by its key, a browser by its session), streamed as map/get streams it, with
+// the revision it is of in X-Map-Revision.
 import { Readable } from 'node:stream';
 import type Router from '@koa/router';
 import type { Db } from '../../db/connection.js';
@@ -20,6 +21,8 @@ export function mountMapData(router: Router, db: Db): void {
     if (!found || !read) return notFound(ctx, 'map_not_found', 'There is no such map, or you may not see it.');
     ctx.set('Cache-Control', visibleToAnyone(found.map) ? 'public, no-cache' : 'private, no-store');
     ctx.type = 'application/geo+json';
+    // The revision this document is of: the editor's saves are made on it.
+    ctx.set('X-Map-Revision', String(read.revision));
     const body = Readable.from(read.text);
     body.once('close', () => void read.close());
     ctx.body = body;
