@@ -5,7 +5,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { h } from 'preact';
-import { visibleToAnyone } from '../../lib/access.js';
+import { accessTo, canEdit, visibleToAnyone } from '../../lib/access.js';
 import { iframeCode } from '../../lib/embed.js';
 import { markdownHtml } from '../../lib/markdown.js';
 import { mapPath, mapUrl } from '../../lib/mapSummary.js';
@@ -16,6 +16,7 @@ import { viewerOf } from './forms.js';
 import { viewedMapBasemap, type MapBasemapDeps } from './mapBasemap.js';
 import { mapItemTree } from './mapView.js';
 import { answerPage } from './pageAnswer.js';
+import { csrfToken } from './security.js';
 
 export function mountMapPage(router: Router, deps: MapBasemapDeps): void {
   const { db, config } = deps;
@@ -34,7 +35,8 @@ export function mountMapPage(router: Router, deps: MapBasemapDeps): void {
         }),
       });
     }
-    const { map } = address.found;
+    const { map, role } = address.found;
+    const mayEdit = viewer !== undefined && canEdit(accessTo(map, viewer.id, role));
     const basemap = await viewedMapBasemap(deps, map);
     answerPage(ctx, {
       title: map.title,
@@ -52,6 +54,7 @@ export function mountMapPage(router: Router, deps: MapBasemapDeps): void {
         link: mapUrl(config.publicUrl, map),
         embedCode: iframeCode(config.publicUrl, map, { panel: false }),
         embedCodeWithPanel: iframeCode(config.publicUrl, map, { panel: true }),
+        ...(mayEdit ? { edit: { saveUrl: `/maps/${map.id}/save`, csrf: csrfToken(ctx) } } : {}),
       }),
       alternate: visibleToAnyone(map) ? `${config.publicUrl}/oembed?url=${encodeURIComponent(mapUrl(config.publicUrl, map))}` : undefined,
     });

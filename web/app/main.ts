@@ -2,6 +2,7 @@
 // item list's eye toggles and filter, popups. The page works without it (its static image and
 // list are server-rendered); this replaces the image by the map once the data is in.
 import { createMapView, type MapFeature } from './mapAdapter.js';
+import { startEditor } from './editor.js';
 import { popupContent } from './popup.js';
 
 async function start(): Promise<void> {
@@ -21,7 +22,24 @@ async function start(): Promise<void> {
   const view = await createMapView(container, holder.dataset.mapStyle!, document_.features);
   const hidden = new Set(document_.features.filter((f) => f.properties?.visible === false || f.properties?.visible === 0).map((f) => f.id));
   view.setHidden(hidden);
-  view.onSelect((feature, at) => view.showPopup(at, popupContent(feature)));
+  if (holder.dataset.saveUrl) {
+    // The owner or an editor: the editor's toolbar over the map, the item panel in the side panel.
+    const toolbarHost = document.createElement('div');
+    toolbarHost.className = 'editor-bar';
+    holder.prepend(toolbarHost);
+    const editor = startEditor({
+      view,
+      features: document_.features,
+      revision: Number(response.headers.get('x-map-revision') ?? 0),
+      saveUrl: holder.dataset.saveUrl,
+      csrf: holder.dataset.csrf ?? '',
+      toolbarHost,
+      panelHost: document.querySelector<HTMLElement>('.side-panel') ?? document.body,
+    });
+    view.onSelect((feature) => editor.select(feature.id));
+  } else {
+    view.onSelect((feature, at) => view.showPopup(at, popupContent(feature)));
+  }
 
   // Eye toggles: an item's button hides or shows it; a group's, everything inside it.
   const idsOf = (button: HTMLElement): number[] => {

@@ -3,6 +3,10 @@
 // clicked. (DESIGN.md: the map library lives behind one adapter.)
 import * as maplibregl from 'maplibre-gl';
 import type { GeoJSONSource, Map as MapLibreMap, MapLayerMouseEvent } from 'maplibre-gl';
+import { createDrawing, type Drawing, type EditableGeometry } from './drawingAdapter.js';
+
+export type { Drawing, DrawTool, EditableGeometry } from './drawingAdapter.js';
+export { isEditable } from './drawingAdapter.js';
 
 export interface MapFeature {
   type: 'Feature';
@@ -14,6 +18,13 @@ export interface MapFeature {
 export interface MapView {
   /** Shows only the features whose ids are not in `hidden`. */
   setHidden(hidden: ReadonlySet<number>): void;
+  /** Adds or replaces features (only they are sent to the map again). */
+  putFeatures(features: MapFeature[]): void;
+  removeFeatures(ids: number[]): void;
+  /** Drawing and shape editing (terra-draw); `onDrawn` gets each new shape when it is finished. */
+  startDrawing(onDrawn: (id: number, geometry: EditableGeometry) => void): Drawing;
+  /** The map's centre, [lon, lat]. */
+  center(): [number, number];
   /** Moves to the feature and reports it as clicked. */
   focus(id: number): void;
   onSelect(listener: (feature: MapFeature, at: [number, number]) => void): void;
@@ -90,19 +101,20 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
   map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
   loadIcons(map);
   await new Promise<void>((resolve) => map.once('load', () => resolve()));
-  const data = {
-    type: 'FeatureCollection' as const,
-    features: features.map((feature) => ({
-      ...feature,
-      properties: {
-        ...feature.properties,
-        _id: feature.id,
-        _color: typeof feature.properties?.color === 'string' && /^#[0-9a-f]{6}$/i.test(feature.properties.color) ? feature.properties.color : DEFAULT_COLOR,
-        _icon: iconOf(feature.properties),
-      },
-    })),
-  };
-  map.addSource('items', { type: 'geojson', data: data as never });
+  const decorate = (feature: MapFeature) => ({
+    ...feature,
+    properties: {
+      ...feature.properties,
+      _id: feature.id,
+      _color: typeof feature.properties?.color === 'string' && /^#[0-9a-f]{6}$/i.test(feature.properties.color) ? feature.properties.color : DEFAULT_COLOR,
+      _icon: iconOf(feature.properties),
+    },
+  });
+  // Every feature as drawn, by id (the hidden ones too); the source holds the visible ones.
+  const shown = new Map(features.map((feature) => [feature.id, decorate(feature)]));
+  let hiddenIds: ReadonlySet<number> = new Set();
+  // Features are known by `_id` (new, unsaved ones have negative ids), so single ones can be updated.
+  map.addSource('items', { type: 'geojson', data: { type: 'FeatureCollection', features: [...shown.values()] } as never, promoteId: '_id' });
   const color = ['get', '_color'] as unknown as string;
   map.addLayer({ id: 'areas', type: 'fill', source: 'items', filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'fill-color': color, 'fill-opacity': 0.25 } });
   map.addLayer({ id: 'area-lines', type: 'line', source: 'items', filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'line-color': color, 'line-width': 2 } });
@@ -125,14 +137,45 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
   let popup: maplibregl.Popup | undefined;
   return {
     setHidden(hidden) {
-      (map.getSource('items') as GeoJSONSource).setData({ ...data, features: data.features.filter((feature) => !hidden.has(feature.id)) } as never);
+      hiddenIds = hidden;
+      (map.getSource('items') as GeoJSONSource).setData({ type: 'FeatureCollection', features: [...shown.values()].filter((feature) => !hidden.has(feature.id)) } as never);
+    },
+    putFeatures(changed) {
+      for (const feature of changed) {
+        shown.set(feature.id, decorate(feature));
+        byId.set(feature.id, feature);
+      }
+      const visible = changed.filter((feature) => !hiddenIds.has(feature.id));
+      void (map.getSource('items') as GeoJSONSource).updateData({ remove: changed.map((feature) => feature.id), add: visible.map((feature) => shown.get(feature.id)!) as never });
+    },
+    removeFeatures(ids) {
+      for (const id of ids) {
+        shown.delete(id);
+        byId.delete(id);
+      }
+      void (map.getSource('items') as GeoJSONSource).updateData({ remove: ids });
+    },
+    startDrawing(onDrawn) {
+      return createDrawing(map, onDrawn);
+    },
+    center() {
+      const { lng, lat } = map.getCenter();
+      return [lng, lat];
     },
     focus(id) {
       const feature = byId.get(id);
       const at = feature && anchorOf(feature);
       if (!feature || !at) return;
-      // The point lands a quarter of the map's height below the centre: its popup opens above it, in view.
-      map.easeTo({ center: at, zoom: Math.max(map.getZoom(), 12), offset: [0, container.clientHeight / 4] });
+      if (feature.geometry?.type === 'Point') {
+        // The point lands a quarter of the map's height below the centre: its popup opens above it, in view.
+        map.easeTo({ center: at, zoom: Math.max(map.getZoom(), 12), offset: [0, container.clientHeight / 4] });
+      } else {
+        // A line or an area is shown whole, in the lower part of the map (room for its popup above).
+        const bounds: Bounds = [Infinity, Infinity, -Infinity, -Infinity];
+        extend(bounds, feature.geometry?.coordinates);
+        const height = container.clientHeight;
+        map.fitBounds(bounds, { padding: { top: Math.round(height * 0.4), bottom: 48, left: 48, right: 48 }, maxZoom: 16 });
+      }
       listeners.forEach((listener) => listener(feature, at));
     },
     onSelect(listener) {

@@ -21,6 +21,8 @@ export interface MapPageProps {
   link: string;
   embedCode: string;
   embedCodeWithPanel: string;
+  /** For the map's owner and editors: where the editor saves, and this browser's form token. */
+  edit?: { saveUrl: string; csrf: string };
 }
 
 const KIND_LABEL: Record<ListedItem['kind'], string> = { point: 'Point', line: 'Line', area: 'Area', item: 'Item' };
@@ -153,7 +155,12 @@ export function MapPage(props: MapPageProps) {
         <ItemList tree={props.tree} />
         <Share link={props.link} embedCode={props.embedCode} embedCodeWithPanel={props.embedCodeWithPanel} />
       </aside>
-      <figure class="map-view" data-map-geojson={`${props.path}/map.geojson`} data-map-style={props.styleUrl}>
+      <figure
+        class="map-view"
+        data-map-geojson={`${props.path}/map.geojson`}
+        data-map-style={props.styleUrl}
+        {...(props.edit ? { 'data-save-url': props.edit.saveUrl, 'data-csrf': props.edit.csrf } : {})}
+      >
         <img src={`${props.path}/static.png`} width={1200} height={630} alt={`Map: ${props.title}`} />
       </figure>
     </div>

@@ -1,0 +1,211 @@
+// The map editor in Chromium: draw a point, a line and an area, name and colour them, undo and
+// redo, save, read them back through map/get; edit a line's vertex; two people editing the same
+// map (a merge, then a conflict settled); who gets the editing tools. Screenshots in
+// test/e2e/screenshots/, axe-core on the editor.
+import fs from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../integration/harness.js';
+import { accessibilityViolations } from './accessibility.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = 'test/e2e/screenshots';
+
+let service: TestService;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (.ci/run does)`);
+  service = await startTestService({ renderWorker: false });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'] });
+  fs.mkdirSync(SHOTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+type Doc = { features: { id: number; geometry: { type: string; coordinates: unknown }; properties: Record<string, unknown> }[] };
+
+async function loggedIn(username: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await page.goto(`${service.url}/login`);
+  await page.getByLabel('Username or e-mail address').fill(username);
+  await page.getByLabel('Password').fill('correct horse');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+  return { context, page };
+}
+
+async function openMap(page: Page, path: string): Promise<{ x: number; y: number; width: number; height: number }> {
+  await page.goto(`${service.url}${path}`);
+  await expect.poll(() => page.locator('.maplibregl-canvas').count(), { timeout: 20_000 }).toBe(1);
+  await page.waitForTimeout(500);
+  return (await page.locator('.maplibregl-canvas').boundingBox())!;
+}
+
+const documentOf = async (key: string, id: number) => (await service.call('map/get', key, { map_id: id })).geojson as Doc;
+const saveButton = (page: Page) => page.locator('.editor-toolbar button.save');
+
+async function newMap(key: string, features: unknown[] = []) {
+  const map = await service.send('map/upload', key, { file_type: 'geojson', visibility: 'public', title: 'Drawn' }, JSON.stringify({ type: 'FeatureCollection', features }));
+  expect(map.error).toBeUndefined();
+  return { id: map.id as number, path: new URL(map.url as string).pathname };
+}
+
+describe('the map editor in Chromium', () => {
+  it('draws a point, a line and an area, names and colours them, undoes and redoes, and saves them', async () => {
+    const user = await service.newUser();
+    // Two far points frame the map, so the drawing happens in its middle.
+    const map = await newMap(user.key, [
+      { type: 'Feature', geometry: { type: 'Point', coordinates: [2.0, 48.0] }, properties: { title: 'South-west' } },
+      { type: 'Feature', geometry: { type: 'Point', coordinates: [3.0, 49.0] }, properties: { title: 'North-east' } },
+    ]);
+    const { context, page } = await loggedIn(user.username);
+    const box = await openMap(page, map.path);
+    const at = (fx: number, fy: number) => [box.x + box.width * fx, box.y + box.height * fy] as const;
+
+    // A point, named.
+    await page.getByRole('button', { name: 'Draw a point' }).click();
+    await page.mouse.click(...at(0.3, 0.5));
+    await expect.poll(() => page.getByLabel('Title').count()).toBe(1);
+    await page.getByLabel('Title').fill('Picnic');
+    await page.getByLabel('Title').press('Tab');
+    await page.getByRole('button', { name: 'Colour #e7298a' }).click();
+    await page.getByRole('button', { name: 'Done' }).click();
+
+    // A line: three clicks, the last one again to finish.
+    await page.getByRole('button', { name: /Draw a line/ }).click();
+    for (const [fx, fy] of [[0.4, 0.3], [0.5, 0.35], [0.6, 0.3]] as const) {
+      await page.mouse.click(...at(fx, fy));
+      await page.waitForTimeout(150);
+    }
+    await page.mouse.click(...at(0.6, 0.3));
+    await expect.poll(() => page.getByRole('heading', { name: 'New item' }).count()).toBe(1);
+    await page.getByLabel('Title').fill('Walk');
+    await page.getByLabel('Title').press('Tab');
+    await page.getByRole('button', { name: 'Done' }).click();
+
+    // An area: four corners, then the first again to close it.
+    await page.getByRole('button', { name: /Draw an area/ }).click();
+    for (const [fx, fy] of [[0.45, 0.6], [0.6, 0.6], [0.6, 0.75], [0.45, 0.75]] as const) {
+      await page.mouse.click(...at(fx, fy));
+      await page.waitForTimeout(150);
+    }
+    await page.mouse.click(...at(0.45, 0.6));
+    await expect.poll(() => page.getByRole('heading', { name: 'New item' }).count()).toBe(1);
+    await page.getByLabel('Title').fill('Meadow');
+    await page.getByLabel('Title').press('Tab');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.screenshot({ path: `${SHOTS}/editor-drawn.png` });
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    // Undo takes the area's name back, then the area; redo brings both back.
+    expect(await saveButton(page).textContent()).toBe('Save (3)');
+    await page.keyboard.press('Control+z');
+    await page.keyboard.press('Control+z');
+    expect(await saveButton(page).textContent()).toBe('Save (2)');
+    await page.keyboard.press('Control+Shift+z');
+    await page.keyboard.press('Control+Shift+z');
+    expect(await saveButton(page).textContent()).toBe('Save (3)');
+
+    await saveButton(page).click();
+    await expect.poll(() => page.locator('.editor-status').textContent()).toBe('Saved.');
+    expect(await saveButton(page).textContent()).toBe('Saved');
+    // The item list beside the map has them too.
+    for (const title of ['Picnic', 'Walk', 'Meadow']) expect(await page.getByRole('button', { name: title, exact: true }).count()).toBe(1);
+    const doc = await documentOf(user.key, map.id);
+    const byTitle = Object.fromEntries(doc.features.map((f) => [f.properties.title, f]));
+    expect(byTitle.Picnic).toMatchObject({ geometry: { type: 'Point' }, properties: { color: '#e7298a' } });
+    expect(byTitle.Walk?.geometry.type).toBe('LineString');
+    expect((byTitle.Walk?.geometry.coordinates as unknown[]).length).toBe(3);
+    expect(byTitle.Meadow?.geometry.type).toBe('Polygon');
+    expect((byTitle.Meadow?.geometry.coordinates as unknown[][])[0]!.length).toBe(5);
+    // The point is where it was clicked: left of the middle of the framed area, at mid-height.
+    const [lon, lat] = byTitle.Picnic!.geometry.coordinates as [number, number];
+    expect(lon).toBeGreaterThan(1.5);
+    expect(lon).toBeLessThan(2.5);
+    expect(lat).toBeGreaterThan(48.3);
+    expect(lat).toBeLessThan(48.7);
+
+    // Reloaded, the map is framed as before (same content bounds): the line is where it was
+    // drawn. A click on it selects it; its middle vertex dragged down and saved.
+    await openMap(page, map.path);
+    await page.mouse.click(...at(0.45, 0.325));
+    await expect.poll(() => page.getByRole('heading', { name: 'Item', exact: true }).count()).toBe(1);
+    expect(await page.getByLabel('Title').inputValue()).toBe('Walk');
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${SHOTS}/editor-line-selected.png` });
+    const walk = byTitle.Walk!.geometry.coordinates as [number, number][];
+    const [vx, vy] = at(0.5, 0.35);
+    await page.mouse.move(vx, vy);
+    await page.mouse.down();
+    await page.mouse.move(vx, vy + 20, { steps: 5 });
+    await page.mouse.move(vx, vy + 40, { steps: 5 });
+    await page.mouse.up();
+    await page.getByRole('button', { name: 'Done' }).click();
+    expect(await saveButton(page).textContent()).toBe('Save (1)');
+    await saveButton(page).click();
+    await expect.poll(() => page.locator('.editor-status').textContent()).toBe('Saved.');
+    const edited = (await documentOf(user.key, map.id)).features.find((f) => f.properties.title === 'Walk')!.geometry.coordinates as [number, number][];
+    expect(edited).toHaveLength(3);
+    expect(edited[0]).toEqual(walk[0]);
+    expect(edited[1]![1]).toBeLessThan(walk[1]![1] - 0.001); // dragged down: south
+    await context.close();
+  });
+
+  it('merges two people editing the same map, and lets the second settle a conflict', async () => {
+    const owner = await service.newUser();
+    const map = await newMap(owner.key, [
+      { type: 'Feature', id: 1, geometry: { type: 'Point', coordinates: [2.0, 48.0] }, properties: { title: 'Shared' } },
+      { type: 'Feature', id: 2, geometry: { type: 'Point', coordinates: [3.0, 49.0] }, properties: { title: 'Other' } },
+    ]);
+    const first = await loggedIn(owner.username);
+    const second = await loggedIn(owner.username);
+    await openMap(first.page, map.path);
+    await openMap(second.page, map.path);
+    const rename = async (page: Page, item: string, title: string) => {
+      await page.getByRole('button', { name: item, exact: true }).click();
+      await page.getByLabel('Title').fill(title);
+      await page.getByLabel('Title').press('Tab');
+      await page.getByRole('button', { name: 'Done' }).click();
+      await saveButton(page).click();
+    };
+    // Different items: both saves land.
+    await rename(first.page, 'Other', 'Other (first)');
+    await expect.poll(() => first.page.locator('.editor-status').textContent()).toBe('Saved.');
+    await rename(second.page, 'Shared', 'Shared (second)');
+    await expect.poll(() => second.page.locator('.editor-status').textContent()).toBe('Saved.');
+    expect((await documentOf(owner.key, map.id)).features.map((f) => f.properties.title)).toEqual(['Shared (second)', 'Other (first)']);
+    // The same item: the first tab, still on its old version of 'Shared', gets a conflict and keeps its own.
+    await rename(first.page, 'Shared', 'Shared (first)');
+    await expect.poll(() => first.page.locator('.editor-status').textContent()).toContain('Someone else changed something you changed');
+    await first.page.screenshot({ path: `${SHOTS}/editor-conflict.png` });
+    expect((await documentOf(owner.key, map.id)).features[0]!.properties.title).toBe('Shared (second)');
+    await first.page.getByRole('button', { name: 'Keep mine' }).click();
+    await expect.poll(() => first.page.locator('.editor-status').textContent()).toBe('Saved.');
+    expect((await documentOf(owner.key, map.id)).features.map((f) => f.properties.title)).toEqual(['Shared (first)', 'Other (first)']);
+    await first.context.close();
+    await second.context.close();
+  });
+
+  it('shows no editing tools to a viewer, and to an editor only while collaboration is on', async () => {
+    const owner = await service.newUser();
+    const editor = await service.newUser();
+    const map = await newMap(owner.key, [{ type: 'Feature', geometry: { type: 'Point', coordinates: [2.35, 48.85] }, properties: { title: 'Here' } }]);
+    const visitor = await loggedIn(editor.username);
+    await openMap(visitor.page, map.path);
+    expect(await visitor.page.getByRole('toolbar', { name: 'Map editing' }).count()).toBe(0);
+    await service.db('map_members').insert({ map_id: map.id, user_id: editor.userId, role: 'editor' });
+    await service.db('maps').where({ id: map.id }).update({ collaborate: true });
+    await openMap(visitor.page, map.path);
+    expect(await visitor.page.getByRole('toolbar', { name: 'Map editing' }).count()).toBe(1);
+    await service.db('maps').where({ id: map.id }).update({ collaborate: false });
+    await openMap(visitor.page, map.path);
+    expect(await visitor.page.getByRole('toolbar', { name: 'Map editing' }).count()).toBe(0);
+    await visitor.context.close();
+  });
+});
