@@ -2,7 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
     // The Temporal SDK's native bridge is stable in forked processes (not worker threads).
     pool: 'forks',
     globalSetup: ['test/setup/global.ts'],
@@ -10,5 +9,11 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two cores: integration files each run a worker; two at a time keeps them responsive.
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'server', include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'], sequence: { groupOrder: 0 } } },
+      // The browser tests after the rest: Chromium drawing WebGL in software takes a core, which
+      // the timing and memory checks of the integration tests must not share.
+      { extends: true, test: { name: 'browser', include: ['test/e2e/**/*.test.ts'], sequence: { groupOrder: 1 } } },
+    ],
   },
 });

@@ -40,9 +40,10 @@ async function loggedIn(username: string): Promise<{ context: BrowserContext; pa
   return { context, page };
 }
 
-async function openMap(page: Page, path: string): Promise<{ x: number; y: number; width: number; height: number }> {
+async function openMap(page: Page, path: string, { edit = false } = {}): Promise<{ x: number; y: number; width: number; height: number }> {
   await page.goto(`${service.url}${path}`);
   await expect.poll(() => page.locator('.maplibregl-canvas').count(), { timeout: 20_000 }).toBe(1);
+  if (edit) await page.getByRole('button', { name: 'Edit map' }).click();
   await page.waitForTimeout(500);
   return (await page.locator('.maplibregl-canvas').boundingBox())!;
 }
@@ -66,6 +67,9 @@ describe('the map editor in Chromium', () => {
     ]);
     const { context, page } = await loggedIn(user.username);
     const box = await openMap(page, map.path);
+    // The owner sees the map as visitors do until Edit map: a click opens the popup.
+    expect(await page.getByRole('button', { name: 'Draw a point' }).isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Edit map' }).click();
     const at = (fx: number, fy: number) => [box.x + box.width * fx, box.y + box.height * fy] as const;
 
     // A point, named.
@@ -133,7 +137,7 @@ describe('the map editor in Chromium', () => {
 
     // Reloaded, the map is framed as before (same content bounds): the line is where it was
     // drawn. A click on it selects it; its middle vertex dragged down and saved.
-    await openMap(page, map.path);
+    await openMap(page, map.path, { edit: true });
     await page.mouse.click(...at(0.45, 0.325));
     await expect.poll(() => page.getByRole('heading', { name: 'Item', exact: true }).count()).toBe(1);
     expect(await page.getByLabel('Title').inputValue()).toBe('Walk');
@@ -165,8 +169,8 @@ describe('the map editor in Chromium', () => {
     ]);
     const first = await loggedIn(owner.username);
     const second = await loggedIn(owner.username);
-    await openMap(first.page, map.path);
-    await openMap(second.page, map.path);
+    await openMap(first.page, map.path, { edit: true });
+    await openMap(second.page, map.path, { edit: true });
     const rename = async (page: Page, item: string, title: string) => {
       await page.getByRole('button', { name: item, exact: true }).click();
       await page.getByLabel('Title').fill(title);

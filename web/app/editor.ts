@@ -1,5 +1,5 @@
-// The map editor for the map's owner and editors: a toolbar (Select, Point, Line, Polygon, Undo,
-// Redo, Save), the item panel of the selected item (title, description, colour, delete), undo and
+// The map editor for the map's owner and editors: a toolbar (Edit map, then Select, Point, Line,
+// Area, Undo, Redo, Save), the item panel of the selected item (title, description, colour, delete), undo and
 // redo of every edit of the session, and Save, which sends only what changed since the revision
 // the page loaded (POST /maps/{id}/save) and settles conflicts with what others saved meanwhile.
 // The map itself is the adapter's: this module keeps the edits.
@@ -19,6 +19,8 @@ export interface EditorOptions {
 
 export interface Editor {
   select(id: number | undefined): void;
+  /** Whether the editing tools are on (else the map is shown as visitors see it, popups and all). */
+  active(): boolean;
 }
 
 interface Edit {
@@ -60,8 +62,12 @@ export function startEditor(options: EditorOptions): Editor {
   let tool: DrawTool = 'select';
   let saving = false;
 
-  // ---- the toolbar
+  // ---- the toolbar: Edit map turns the tools on and off
   const toolbar = element('div', { class: 'editor-toolbar', role: 'toolbar', 'aria-label': 'Map editing' });
+  let editing = false;
+  const editButton = element('button', { type: 'button', 'aria-pressed': 'false', class: 'edit' }, 'Edit map');
+  editButton.addEventListener('click', () => setEditing(!editing));
+  toolbar.append(editButton);
   const toolButtons = new Map<DrawTool, HTMLButtonElement>();
   for (const { tool, label, text } of TOOLS) {
     const button = element('button', { type: 'button', 'aria-label': label, 'aria-pressed': String(tool === 'select'), 'data-tool': tool }, text);
@@ -261,13 +267,26 @@ export function startEditor(options: EditorOptions): Editor {
 
   const pending = () => added.size + changed.size + deleted.size;
 
+  function setEditing(on: boolean): void {
+    if (!on) {
+      select(undefined);
+      setTool('select');
+    }
+    editing = on;
+    editButton.setAttribute('aria-pressed', String(on));
+    editButton.textContent = on ? 'Stop editing' : 'Edit map';
+    refreshButtons();
+  }
+
   function refreshButtons(): void {
     undoButton.disabled = done.length === 0;
     redoButton.disabled = undone.length === 0;
     const count = pending();
     saveButton.disabled = count === 0 || saving;
     saveButton.textContent = count === 0 ? 'Saved' : `Save (${count})`;
-    saveButton.setAttribute('aria-label', count === 0 ? 'No unsaved changes' : `Save ${count} unsaved ${count === 1 ? 'change' : 'changes'}`);
+    // The tools while editing; Save whenever something is unsaved.
+    for (const button of [...toolButtons.values(), undoButton, redoButton]) button.hidden = !editing;
+    saveButton.hidden = !editing && count === 0;
   }
 
   // ---- saving
@@ -392,6 +411,7 @@ export function startEditor(options: EditorOptions): Editor {
   // ---- keyboard, leaving
   document.addEventListener('keydown', (event) => {
     const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement;
+    if (!editing) return;
     if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'z' && !typing) {
       event.preventDefault();
       if (event.shiftKey) redo();
@@ -407,8 +427,9 @@ export function startEditor(options: EditorOptions): Editor {
     if (pending() > 0) event.preventDefault();
   });
 
-  refreshButtons();
+  // A new map (or a link with ?edit=1) opens with the tools on.
+  setEditing(new URLSearchParams(location.search).get('edit') === '1');
   // A click on an item selects it with the Select tool; while drawing, the click is the drawing's.
-  return { select: (id) => (tool === 'select' ? select(id) : undefined) };
+  return { select: (id) => (editing && tool === 'select' ? select(id) : undefined), active: () => editing };
 }
 

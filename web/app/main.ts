@@ -36,7 +36,7 @@ async function start(): Promise<void> {
       toolbarHost,
       panelHost: document.querySelector<HTMLElement>('.side-panel') ?? document.body,
     });
-    view.onSelect((feature) => editor.select(feature.id));
+    view.onSelect((feature, at) => (editor.active() ? editor.select(feature.id) : view.showPopup(at, popupContent(feature))));
   } else {
     view.onSelect((feature, at) => view.showPopup(at, popupContent(feature)));
   }
