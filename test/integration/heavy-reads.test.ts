@@ -60,6 +60,7 @@ describe('large maps read by many at once', () => {
     const rssBefore = process.memoryUsage().rss;
     let rssPeak = rssBefore;
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 20);
+    const readersStarted = performance.now();
     const readers = Array.from({ length: 16 }, async () => {
       const response = await fetch(`${service.url}/api/1/map/get`, {
         method: 'POST',
@@ -73,6 +74,8 @@ describe('large maps read by many at once', () => {
     const list = await service.call('map/list', other.key);
     const listMs = performance.now() - started;
     const results = await Promise.all(readers);
+    const readersMs = performance.now() - readersStarted;
+    console.log(`heavy-reads: map/list answered in ${Math.round(listMs)} ms beside 16 readers, who took ${Math.round(readersMs)} ms`);
     clearInterval(sampler);
 
     expect(list).toEqual({ owner: [], editor: [], viewer: [] });
@@ -90,7 +93,12 @@ describe('large maps read by many at once', () => {
     expect(service.internalErrors).toEqual([]);
     // Sixteen answers of ~12 MB held at once would be ~400 MB here (the client's side included).
     expect((rssPeak - rssBefore) / 1024 / 1024).toBeLessThan(200);
-    expect(listMs).toBeLessThan(2_000);
+    // Quick beside them: well under the readers' own time (had it waited for a turn behind them,
+    // it would take as long as they do). Relative, so a busy machine slows both alike: alone here
+    // 291–1212 ms against 2.4–3.0 s (it shares the event loop with 16 streams); an absolute 2 s
+    // failed beside other test files on two cores (2.3–2.9 s).
+    expect(listMs).toBeLessThan(readersMs * 0.6);
+    expect(listMs).toBeLessThan(10_000);
   }, 120_000);
 
   it('lets a reader that goes away free its turn and its database connection', async () => {
