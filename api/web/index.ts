@@ -22,6 +22,7 @@ import { mountAssets } from './assets.js';
 import { mountEmbedRoutes } from './embedRoutes.js';
 import { mountMapBasemap } from './mapBasemap.js';
 import { mountMapData } from './mapData.js';
+import { mountMapDownloads } from './mapDownloads.js';
 import { mountMapListRoutes } from './mapListRoutes.js';
 import { mountMapPage } from './mapPageRoute.js';
 import { mountMapSave } from './mapSaveRoute.js';
@@ -76,6 +77,7 @@ export function mountWeb(router: Router, deps: WebDeps): void {
   mountMapPage(pages, basemaps);
   mountEmbedRoutes(router, basemaps);
   mountMapData(router, deps.db);
+  mountMapDownloads(router, deps.db, deps.config.publicUrl);
   mountAssets(router);
   router.use(pages.routes());
 }

@@ -14,11 +14,15 @@ export function cleanText(text: string): string {
 }
 
 /** The text of a cell, trimmed and cleaned; '' for an empty cell. */
+/** A cell the download wrote with an apostrophe so spreadsheets would not run it as a formula. */
+const ESCAPED_FORMULA = /^'[=+\-@\t\r]/;
+
 export function textOfCell(cell: TableCell): string {
   if (cell === null || cell === undefined) return '';
   if (typeof cell === 'string') {
     const trimmed = cell.trim();
-    return trimmed === '' ? '' : cleanText(trimmed);
+    if (trimmed === '') return '';
+    return cleanText(ESCAPED_FORMULA.test(trimmed) ? trimmed.slice(1) : trimmed);
   }
   if (typeof cell === 'number') return Number.isFinite(cell) ? String(cell) : '';
   return cell ? 'TRUE' : 'FALSE';

@@ -93,6 +93,35 @@ export function ItemList({ tree }: { tree: ItemTree }) {
   );
 }
 
+/** Download: the whole map as GeoJSON, its points as CSV (the table import's columns), its picture. */
+function Downloads({ path }: { path: string }) {
+  return (
+    <details class="share">
+      <summary>Download</summary>
+      <ul class="downloads">
+        <li>
+          <a href={`${path}/download.geojson`} download="">
+            GeoJSON
+          </a>{' '}
+          — everything, as the API has it
+        </li>
+        <li>
+          <a href={`${path}/download.csv`} download="">
+            CSV
+          </a>{' '}
+          — the points, in the columns a table import reads
+        </li>
+        <li>
+          <a href={`${path}/static.png`} download="">
+            Image
+          </a>{' '}
+          — the map's picture (PNG)
+        </li>
+      </ul>
+    </details>
+  );
+}
+
 /** Share: the map's link and the code that embeds it (default 768×576, with or without the side panel). */
 function Share(props: { link: string; embedCode: string; embedCodeWithPanel: string }) {
   return (
@@ -154,6 +183,7 @@ export function MapPage(props: MapPageProps) {
         {props.descriptionHtml ? <div class="description" dangerouslySetInnerHTML={{ __html: props.descriptionHtml }} /> : null}
         <ItemList tree={props.tree} />
         <Share link={props.link} embedCode={props.embedCode} embedCodeWithPanel={props.embedCodeWithPanel} />
+        <Downloads path={props.path} />
       </aside>
       <figure
         class="map-view"

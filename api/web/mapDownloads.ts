@@ -1,0 +1,55 @@
+// A map's downloads, for whoever may see the map (an API client by its key, a browser by its
+// session), as attachments named after its short name:
+//   {map url}/download.geojson   the document as map/get has it (full fidelity)
+//   {map url}/download.csv       its points in the table import's columns (lib/formats/tableExport.ts);
+//                                X-Shapes-Left-Out says how many lines and areas a table cannot hold
+// An address from before a rename redirects, as the page does.
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Db } from '../../db/connection.js';
+import { openMapDocument } from '../../db/mapDocument.js';
+import { visibleToAnyone } from '../../lib/access.js';
+import { csvOfTable, pointTable } from '../../lib/formats/tableExport.js';
+import type { MapFeature, MapGroup } from '../../lib/geojson/model.js';
+import { notFound } from '../fileAnswer.js';
+import { lookUpMapAddress, redirectToMoved } from '../mapAddress.js';
+import { viewerIdOf } from '../viewerId.js';
+
+async function documentText(db: Db, mapId: number): Promise<string | undefined> {
+  const read = await openMapDocument(db, mapId);
+  if (!read) return undefined;
+  const pieces: string[] = [];
+  try {
+    for await (const piece of read.text) pieces.push(typeof piece === 'string' ? piece : piece.toString('utf8'));
+  } finally {
+    await read.close();
+  }
+  return pieces.join('');
+}
+
+export function mountMapDownloads(router: Router, db: Db, publicUrl: string): void {
+  const viewerId = viewerIdOf(db);
+
+  const download = (extension: 'geojson' | 'csv') => async (ctx: Context) => {
+    const address = await lookUpMapAddress(db, ctx.params.owner ?? '', ctx.params.shortName ?? '', await viewerId(ctx));
+    if (address.kind === 'moved') return redirectToMoved(ctx, address.path, `/download.${extension}`);
+    const text = address.kind === 'map' ? await documentText(db, address.found.map.id) : undefined;
+    if (address.kind !== 'map' || text === undefined) return notFound(ctx, 'map_not_found', 'There is no such map, or you may not see it.');
+    const { map } = address.found;
+    ctx.set('Cache-Control', visibleToAnyone(map) ? 'public, no-cache' : 'private, no-store');
+    ctx.attachment(`${map.shortName}.${extension}`);
+    if (extension === 'geojson') {
+      ctx.type = 'application/geo+json';
+      ctx.body = text;
+      return;
+    }
+    const document = JSON.parse(text) as { features: MapFeature[]; groups?: MapGroup[] };
+    const table = pointTable(document.features, document.groups ?? [], publicUrl);
+    ctx.set('X-Shapes-Left-Out', String(table.shapesLeftOut));
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.body = csvOfTable(table);
+  };
+
+  router.get('/:owner/:shortName/download.geojson', download('geojson'));
+  router.get('/:owner/:shortName/download.csv', download('csv'));
+}

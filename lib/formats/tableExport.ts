@@ -1,0 +1,85 @@
+// A map's points as a table (the CSV download), in the columns the table import reads (table.ts),
+// so a download imports back to the same points: lat, lon, title, description, group (the group's
+// path, `Parent/Child`), url, color, visible, media_url, icon (`marker-symbol`), service_image_url
+// (the image's address on this service), then every other text, number or yes/no property in a
+// column of its own. Lines and areas have no place in a table of points: they are counted, for
+// the page to say so. Cells a spreadsheet would run as a formula (starting with =, +, -, @, tab or
+// carriage return) are written with a leading apostrophe, which the import takes off again.
+import Papa from 'papaparse';
+import type { GroupId, MapFeature, MapGroup, Point } from '../geojson/model.js';
+
+const KNOWN = ['lat', 'lon', 'title', 'description', 'group', 'url', 'color', 'visible', 'media_url', 'icon', 'service_image_url'] as const;
+
+/** Properties the known columns carry, or that a table cannot carry (custom markers, image details). */
+const NOT_EXTRA = new Set(['title', 'description', 'group', 'url', 'color', 'visible', 'media_url', 'marker-symbol', 'image', 'marker_id', 'lat', 'lon', 'icon', 'service_image_url']);
+
+export interface PointTable {
+  header: string[];
+  rows: (string | number)[][];
+  /** Lines, areas and other shapes left out. */
+  shapesLeftOut: number;
+}
+
+/** The path of each group (`Parent/Child`), by id. */
+function groupPaths(groups: readonly MapGroup[]): Map<GroupId, string> {
+  const byId = new Map(groups.map((group) => [group.id, group]));
+  const paths = new Map<GroupId, string>();
+  const pathOf = (group: MapGroup, depth = 0): string => {
+    const known = paths.get(group.id);
+    if (known !== undefined) return known;
+    const parent = group.parent === undefined ? undefined : byId.get(group.parent);
+    const path = parent && depth < 64 ? `${pathOf(parent, depth + 1)}/${group.title}` : group.title;
+    paths.set(group.id, path);
+    return path;
+  };
+  for (const group of groups) pathOf(group);
+  return paths;
+}
+
+const cellOf = (value: unknown): string | number | undefined =>
+  typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? value : typeof value === 'boolean' ? String(value) : undefined;
+
+export function pointTable(features: Iterable<MapFeature>, groups: readonly MapGroup[], publicUrl: string): PointTable {
+  const paths = groupPaths(groups);
+  const extras = new Map<string, number>();
+  const points: (MapFeature & { geometry: Point })[] = [];
+  let shapesLeftOut = 0;
+  for (const feature of features) {
+    if (feature.geometry?.type !== 'Point') {
+      shapesLeftOut++;
+      continue;
+    }
+    points.push(feature as MapFeature & { geometry: Point });
+    for (const [key, value] of Object.entries(feature.properties)) {
+      if (!NOT_EXTRA.has(key) && !extras.has(key) && cellOf(value) !== undefined) extras.set(key, KNOWN.length + extras.size);
+    }
+  }
+  const header = [...KNOWN, ...extras.keys()];
+  const rows = points.map((feature) => {
+    const p = feature.properties;
+    const [lon, lat] = feature.geometry.coordinates;
+    const image = p.image as { id?: unknown } | undefined;
+    const group = p.group === undefined || p.group === null ? undefined : paths.get(p.group as GroupId);
+    const row: (string | number)[] = [
+      lat,
+      lon,
+      cellOf(p.title) ?? '',
+      cellOf(p.description) ?? '',
+      group ?? '',
+      cellOf(p.url) ?? '',
+      cellOf(p.color) ?? '',
+      p.visible === false || p.visible === 0 ? 'false' : '',
+      cellOf(p.media_url) ?? '',
+      cellOf(p['marker-symbol']) ?? '',
+      image && typeof image.id === 'string' ? `${publicUrl}/images/${image.id}` : '',
+    ];
+    for (const [key, index] of extras) row[index] = cellOf(p[key]) ?? '';
+    return row;
+  });
+  return { header, rows, shapesLeftOut };
+}
+
+/** The table as CSV (RFC 4180, CRLF, UTF-8 with a byte order mark so spreadsheets read it as UTF-8). */
+export function csvOfTable(table: PointTable): string {
+  return `\uFEFF${Papa.unparse({ fields: table.header, data: table.rows }, { escapeFormulae: true, newline: '\r\n' })}\r\n`;
+}

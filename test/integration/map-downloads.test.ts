@@ -1,0 +1,86 @@
+// A map's downloads: GeoJSON (what map/get has), CSV of its points in the table import's columns —
+// imported back as a new map, the same points with the same titles, groups, colours, icons,
+// visibility, images and extra columns; formulas neutralised in the file and restored by the
+// import; lines and areas counted as left out; access as the page's; renamed addresses redirect.
+import Papa from 'papaparse';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from './harness.js';
+
+let service: TestService;
+
+beforeAll(async () => {
+  service = await startTestService({ renderWorker: false });
+});
+afterAll(() => service?.stop());
+
+type Feature = { geometry: { type: string; coordinates: unknown }; properties: Record<string, unknown> };
+
+describe('map downloads', () => {
+  it('gives the points as CSV that imports back to the same points, formulas neutralised', async () => {
+    const user = await service.newUser();
+    const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#40a060' } }).jpeg().toBuffer();
+    const image = await service.send('image/upload', user.key, { file_type: 'jpg' }, photo);
+    expect(image.error).toBeUndefined();
+    const geojson = {
+      type: 'FeatureCollection',
+      groups: [{ id: 1, title: 'Food' }, { id: 2, title: 'Cafés', parent: 1 }],
+      features: [
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [2.3522, 48.8566] }, properties: { title: '=HYPERLINK("http://evil")', description: 'Line one\nline "two", with a comma', group: 2, color: '#aa3300', 'marker-symbol': 'cafe', url: 'https://example.org', media_url: 'https://youtu.be/x', rating: 4, cuisine: 'French' } },
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [-0.1276, 51.5072] }, properties: { title: '-5 degrees', visible: false, group: 1, image: { id: image.image_id } } },
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [13.405, 52.52] }, properties: { title: '@mention +1' } },
+        { type: 'Feature', geometry: { type: 'LineString', coordinates: [[0, 0], [1, 1]] }, properties: { title: 'A line' } },
+      ],
+    };
+    const map = await service.send('map/upload', user.key, { file_type: 'geojson', visibility: 'private', title: 'Table' }, JSON.stringify(geojson));
+    const path = new URL(map.url as string).pathname;
+    const response = await fetch(`${service.url}${path}/download.csv`, { headers: { authorization: `Token ${user.key}` } });
+    expect([response.status, response.headers.get('content-type'), response.headers.get('content-disposition'), response.headers.get('x-shapes-left-out')]).toEqual([
+      200,
+      'text/csv; charset=utf-8',
+      'attachment; filename="table.csv"',
+      '1',
+    ]);
+    const csv = await response.text();
+    const rows = Papa.parse<string[]>(csv.replace(/^\uFEFF/, ''), { skipEmptyLines: true }).data;
+    expect(rows[0]).toEqual(['lat', 'lon', 'title', 'description', 'group', 'url', 'color', 'visible', 'media_url', 'icon', 'service_image_url', 'rating', 'cuisine']);
+    // A spreadsheet would run these as formulas: each starts with an apostrophe in the file.
+    expect(rows.slice(1).map((row) => row[2])).toEqual([`'=HYPERLINK("http://evil")`, "'-5 degrees", "'@mention +1"]);
+    expect(rows[1]!.slice(0, 2)).toEqual(['48.8566', '2.3522']);
+    expect(rows[2]!.slice(0, 2)).toEqual(['51.5072', '-0.1276']);
+    expect(rows[1]![4]).toBe('Food/Cafés');
+    expect(rows[2]![10]).toBe(`${service.url}/images/${image.image_id}`);
+
+    // Tables are imported by appending (map/append takes csv; map/upload does not, per the spec).
+    const back = await service.send('map/upload', user.key, { file_type: 'empty', visibility: 'private', title: 'Back' });
+    const appended = await service.send('map/append', user.key, { map_id: back.id, file_type: 'csv' }, csv);
+    expect(appended.error).toBeUndefined();
+    expect(appended.import).toEqual({ features: 3, skipped: [] });
+    const doc = (await service.call('map/get', user.key, { map_id: back.id })).geojson as { groups: { id: number; title: string; parent?: number }[]; features: Feature[] };
+    const [cafe, london, berlin] = doc.features;
+    expect(cafe!.geometry.coordinates).toEqual([2.3522, 48.8566]);
+    expect(cafe!.properties).toMatchObject({ title: '=HYPERLINK("http://evil")', description: 'Line one\nline "two", with a comma', color: '#aa3300', 'marker-symbol': 'cafe', url: 'https://example.org', media_url: 'https://youtu.be/x', rating: '4', cuisine: 'French' });
+    const groupTitle = (id: unknown) => doc.groups.find((group) => group.id === id);
+    expect(groupTitle(cafe!.properties.group)?.title).toBe('Cafés');
+    expect(groupTitle(groupTitle(cafe!.properties.group)?.parent)?.title).toBe('Food');
+    expect(london!.properties).toMatchObject({ title: '-5 degrees', visible: false, image: { id: image.image_id } });
+    expect(groupTitle(london!.properties.group)?.title).toBe('Food');
+    expect(berlin!.properties.title).toBe('@mention +1');
+  });
+
+  it('gives the whole document as GeoJSON, to those who may see the map, and follows a rename', async () => {
+    const user = await service.newUser();
+    const other = await service.newUser();
+    const geojson = { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'LineString', coordinates: [[0, 0], [1, 1]] }, properties: { title: 'Line' } }] };
+    const map = await service.send('map/upload', user.key, { file_type: 'geojson', visibility: 'private', title: 'Lines' }, JSON.stringify(geojson));
+    const path = new URL(map.url as string).pathname;
+    const mine = await fetch(`${service.url}${path}/download.geojson`, { headers: { authorization: `Token ${user.key}` } });
+    expect([mine.status, mine.headers.get('content-disposition')]).toEqual([200, 'attachment; filename="lines.geojson"']);
+    expect(((await mine.json()) as { features: Feature[] }).features[0]!.geometry.type).toBe('LineString');
+    expect((await fetch(`${service.url}${path}/download.geojson`, { headers: { authorization: `Token ${other.key}` } })).status).toBe(404);
+    expect((await fetch(`${service.url}${path}/download.csv`)).status).toBe(404);
+    await service.call('map/update', user.key, { map_id: map.id, short_name: 'moved-lines' });
+    const moved = await fetch(`${service.url}${path}/download.csv`, { headers: { authorization: `Token ${user.key}` }, redirect: 'manual' });
+    expect([moved.status, moved.headers.get('location')]).toEqual([302, `/${user.username}/moved-lines/download.csv`]);
+  });
+});
