@@ -1,15 +1,19 @@
 // A map's downloads, for whoever may see the map (an API client by its key, a browser by its
 // session), as attachments named after its short name:
 //   {map url}/download.geojson   the document as map/get has it (full fidelity)
-//   {map url}/download.csv       its points in the table import's columns (lib/formats/tableExport.ts);
-//                                X-Shapes-Left-Out says how many lines and areas a table cannot hold
+//   {map url}/download.csv       its points in the table import's columns (lib/formats/export/table.ts)
+//   {map url}/download.kml       everything, groups as folders, colours as styles (export/kml.ts)
+//   {map url}/download.gpx       points as waypoints, lines as tracks (export/gpx.ts)
+// X-Shapes-Left-Out says how many items the format cannot hold (CSV: lines and areas; GPX: areas).
 // An address from before a rename redirects, as the page does.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Db } from '../../db/connection.js';
 import { openMapDocument } from '../../db/mapDocument.js';
 import { visibleToAnyone } from '../../lib/access.js';
-import { csvOfTable, pointTable } from '../../lib/formats/tableExport.js';
+import { gpxOfMap } from '../../lib/formats/export/gpx.js';
+import { kmlOfMap } from '../../lib/formats/export/kml.js';
+import { csvOfTable, pointTable } from '../../lib/formats/export/table.js';
 import type { MapFeature, MapGroup } from '../../lib/geojson/model.js';
 import { notFound } from '../fileAnswer.js';
 import { lookUpMapAddress, redirectToMoved } from '../mapAddress.js';
@@ -30,7 +34,7 @@ async function documentText(db: Db, mapId: number): Promise<string | undefined> 
 export function mountMapDownloads(router: Router, db: Db, publicUrl: string): void {
   const viewerId = viewerIdOf(db);
 
-  const download = (extension: 'geojson' | 'csv') => async (ctx: Context) => {
+  const download = (extension: 'geojson' | 'csv' | 'kml' | 'gpx') => async (ctx: Context) => {
     const address = await lookUpMapAddress(db, ctx.params.owner ?? '', ctx.params.shortName ?? '', await viewerId(ctx));
     if (address.kind === 'moved') return redirectToMoved(ctx, address.path, `/download.${extension}`);
     const text = address.kind === 'map' ? await documentText(db, address.found.map.id) : undefined;
@@ -44,6 +48,19 @@ export function mountMapDownloads(router: Router, db: Db, publicUrl: string): vo
       return;
     }
     const document = JSON.parse(text) as { features: MapFeature[]; groups?: MapGroup[] };
+    if (extension === 'kml') {
+      ctx.set('X-Shapes-Left-Out', '0');
+      ctx.type = 'application/vnd.google-earth.kml+xml';
+      ctx.body = kmlOfMap(map, document.features, document.groups ?? []);
+      return;
+    }
+    if (extension === 'gpx') {
+      const gpx = gpxOfMap(map, document.features);
+      ctx.set('X-Shapes-Left-Out', String(gpx.leftOut));
+      ctx.type = 'application/gpx+xml';
+      ctx.body = gpx.text;
+      return;
+    }
     const table = pointTable(document.features, document.groups ?? [], publicUrl);
     ctx.set('X-Shapes-Left-Out', String(table.shapesLeftOut));
     ctx.type = 'text/csv; charset=utf-8';
@@ -52,4 +69,6 @@ export function mountMapDownloads(router: Router, db: Db, publicUrl: string): vo
 
   router.get('/:owner/:shortName/download.geojson', download('geojson'));
   router.get('/:owner/:shortName/download.csv', download('csv'));
+  router.get('/:owner/:shortName/download.kml', download('kml'));
+  router.get('/:owner/:shortName/download.gpx', download('gpx'));
 }

@@ -68,6 +68,65 @@ describe('map downloads', () => {
     expect(berlin!.properties.title).toBe('@mention +1');
   });
 
+  it('gives KML that imports back to the same items: every geometry, groups as folders, colours, hidden items, extra properties', async () => {
+    const user = await service.newUser();
+    const geojson = {
+      type: 'FeatureCollection',
+      groups: [{ id: 'a', title: 'Walks & <talks>' }, { id: 'b', title: 'Inner', parent: 'a' }],
+      features: [
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [2.35, 48.85, 35] }, properties: { title: 'Café "Flore"', description: 'Coffee <b>&</b> more', color: '#aa3300', 'marker-symbol': 'cafe', group: 'b', stars: 4 } },
+        { type: 'Feature', geometry: { type: 'LineString', coordinates: [[2.3, 48.8], [2.4, 48.9]] }, properties: { title: 'Walk', color: '#0055ff', 'stroke-width': 5, group: 'a', visible: false } },
+        { type: 'Feature', geometry: { type: 'Polygon', coordinates: [[[2, 48], [3, 48], [3, 49], [2, 48]], [[2.4, 48.2], [2.6, 48.2], [2.6, 48.4], [2.4, 48.2]]] }, properties: { title: 'Park', color: '#22aa44' } },
+        { type: 'Feature', geometry: { type: 'MultiLineString', coordinates: [[[0, 0], [1, 1]], [[2, 2], [3, 3]]] }, properties: { title: 'Two lines' } },
+      ],
+    };
+    const map = await service.send('map/upload', user.key, { file_type: 'geojson', visibility: 'public', title: 'Round <trip>', description: 'All of it' }, JSON.stringify(geojson));
+    const path = new URL(map.url as string).pathname;
+    const response = await fetch(`${service.url}${path}/download.kml`);
+    expect([response.status, response.headers.get('content-type'), response.headers.get('content-disposition')]).toEqual([200, 'application/vnd.google-earth.kml+xml', `attachment; filename="${path.split('/').pop()}.kml"`]);
+    const kml = await response.text();
+    const back = await service.send('map/upload', user.key, { file_type: 'kml', visibility: 'private' }, kml);
+    expect(back.error).toBeUndefined();
+    expect(back.import).toEqual({ features: 4, skipped: [] });
+    const doc = (await service.call('map/get', user.key, { map_id: back.id })).geojson as { groups: { id: unknown; title: string; parent?: unknown }[]; features: Feature[] };
+    const byTitle = Object.fromEntries(doc.features.map((f) => [f.properties.title, f]));
+    const group = (id: unknown) => doc.groups.find((g) => g.id === id);
+    for (const original of geojson.features) {
+      const copy = byTitle[original.properties.title as string]!;
+      expect(copy.geometry).toEqual(original.geometry);
+    }
+    expect(byTitle['Café "Flore"']!.properties).toMatchObject({ description: 'Coffee <b>&</b> more', color: '#aa3300', 'marker-symbol': 'cafe', stars: '4' });
+    expect(group(byTitle['Café "Flore"']!.properties.group)?.title).toBe('Inner');
+    expect(group(group(byTitle['Café "Flore"']!.properties.group)?.parent)?.title).toBe('Walks & <talks>');
+    expect(byTitle.Walk!.properties).toMatchObject({ color: '#0055ff', 'stroke-width': 5, visible: false });
+    expect(byTitle.Park!.properties).toMatchObject({ color: '#22aa44' });
+    expect(byTitle.Park!.properties.group).toBeUndefined();
+  });
+
+  it('gives GPX that imports back: points as waypoints, lines as tracks, areas counted as left out', async () => {
+    const user = await service.newUser();
+    const geojson = {
+      type: 'FeatureCollection',
+      features: [
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [6.86, 45.83, 1035.5] }, properties: { title: 'Refuge <1>', description: 'Soup & bed', url: 'https://example.org/refuge', 'marker-symbol': 'shelter' } },
+        { type: 'Feature', geometry: { type: 'LineString', coordinates: [[6.8, 45.8, 1000], [6.9, 45.9, 1100]] }, properties: { title: 'Climb' } },
+        { type: 'Feature', geometry: { type: 'Polygon', coordinates: [[[6, 45], [7, 45], [7, 46], [6, 45]]] }, properties: { title: 'Area' } },
+      ],
+    };
+    const map = await service.send('map/upload', user.key, { file_type: 'geojson', visibility: 'public', title: 'Hike' }, JSON.stringify(geojson));
+    const path = new URL(map.url as string).pathname;
+    const response = await fetch(`${service.url}${path}/download.gpx`);
+    expect([response.status, response.headers.get('content-type'), response.headers.get('x-shapes-left-out')]).toEqual([200, 'application/gpx+xml', '1']);
+    const back = await service.send('map/upload', user.key, { file_type: 'gpx', visibility: 'private' }, await response.text());
+    expect(back.error).toBeUndefined();
+    const doc = (await service.call('map/get', user.key, { map_id: back.id })).geojson as { features: Feature[] };
+    const byTitle = Object.fromEntries(doc.features.map((f) => [f.properties.title, f]));
+    expect(Object.keys(byTitle).sort()).toEqual(['Climb', 'Refuge <1>']);
+    expect(byTitle['Refuge <1>']!.geometry.coordinates).toEqual([6.86, 45.83, 1035.5]);
+    expect(byTitle['Refuge <1>']!.properties).toMatchObject({ description: 'Soup & bed', url: 'https://example.org/refuge', sym: 'shelter' });
+    expect(byTitle.Climb!.geometry).toEqual({ type: 'LineString', coordinates: [[6.8, 45.8, 1000], [6.9, 45.9, 1100]] });
+  });
+
   it('gives the whole document as GeoJSON, to those who may see the map, and follows a rename', async () => {
     const user = await service.newUser();
     const other = await service.newUser();

@@ -93,7 +93,7 @@ export function ItemList({ tree }: { tree: ItemTree }) {
   );
 }
 
-/** Download: the whole map as GeoJSON, its points as CSV (the table import's columns), its picture. */
+/** Download: the whole map as GeoJSON or KML, its points as CSV (the table import's columns), points and lines as GPX, its picture. */
 function Downloads({ path }: { path: string }) {
   return (
     <details class="share">
@@ -110,6 +110,18 @@ function Downloads({ path }: { path: string }) {
             CSV
           </a>{' '}
           — the points, in the columns a table import reads
+        </li>
+        <li>
+          <a href={`${path}/download.kml`} download="">
+            KML
+          </a>{' '}
+          — everything, groups as folders, with colours
+        </li>
+        <li>
+          <a href={`${path}/download.gpx`} download="">
+            GPX
+          </a>{' '}
+          — points and lines, for GPS devices
         </li>
         <li>
           <a href={`${path}/static.png`} download="">

@@ -6,7 +6,7 @@
 // the page to say so. Cells a spreadsheet would run as a formula (starting with =, +, -, @, tab or
 // carriage return) are written with a leading apostrophe, which the import takes off again.
 import Papa from 'papaparse';
-import type { GroupId, MapFeature, MapGroup, Point } from '../geojson/model.js';
+import type { GroupId, MapFeature, MapGroup, Point } from '../../geojson/model.js';
 
 const KNOWN = ['lat', 'lon', 'title', 'description', 'group', 'url', 'color', 'visible', 'media_url', 'icon', 'service_image_url'] as const;
 

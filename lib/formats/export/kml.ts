@@ -1,0 +1,104 @@
+// A map as KML (the KML download), in the shapes the KML import reads back (../xml/kmlConverter.ts):
+// groups as nested Folders, each item a Placemark with its name, description, visibility, an
+// inline Style with its colour (IconStyle for points, LineStyle and a quarter-opaque PolyStyle for
+// areas, `stroke-width` as the line width) and its other properties as ExtendedData. Every
+// geometry is written (multi-part ones and collections as MultiGeometry, altitude kept). Uploaded
+// images and custom markers are files of this service, which a plain KML cannot carry: left out.
+import type { Geometry, GroupId, MapFeature, MapGroup, Position } from '../../geojson/model.js';
+import { propertyText, xmlText } from './xmlText.js';
+
+/** Properties written as KML elements or left out (never as ExtendedData). */
+const NOT_DATA = new Set(['title', 'description', 'visible', 'color', 'stroke-width', 'group', 'image', 'marker_id']);
+
+const coordinates = (positions: readonly Position[]): string => positions.map((p) => p.join(',')).join(' ');
+
+function geometryKml(geometry: Geometry): string {
+  switch (geometry.type) {
+    case 'Point':
+      return `<Point><coordinates>${geometry.coordinates.join(',')}</coordinates></Point>`;
+    case 'LineString':
+      return `<LineString><coordinates>${coordinates(geometry.coordinates)}</coordinates></LineString>`;
+    case 'Polygon': {
+      const [outer, ...inner] = geometry.coordinates;
+      const ring = (positions: readonly Position[]) => `<LinearRing><coordinates>${coordinates(positions)}</coordinates></LinearRing>`;
+      return `<Polygon><outerBoundaryIs>${ring(outer ?? [])}</outerBoundaryIs>${inner.map((r) => `<innerBoundaryIs>${ring(r)}</innerBoundaryIs>`).join('')}</Polygon>`;
+    }
+    case 'MultiPoint':
+      return `<MultiGeometry>${geometry.coordinates.map((p) => geometryKml({ type: 'Point', coordinates: p })).join('')}</MultiGeometry>`;
+    case 'MultiLineString':
+      return `<MultiGeometry>${geometry.coordinates.map((l) => geometryKml({ type: 'LineString', coordinates: l })).join('')}</MultiGeometry>`;
+    case 'MultiPolygon':
+      return `<MultiGeometry>${geometry.coordinates.map((p) => geometryKml({ type: 'Polygon', coordinates: p })).join('')}</MultiGeometry>`;
+    case 'GeometryCollection':
+      return `<MultiGeometry>${geometry.geometries.map(geometryKml).join('')}</MultiGeometry>`;
+  }
+}
+
+/** #rrggbb as KML's aabbggrr. */
+const kmlColor = (hex: string, alpha = 'ff'): string => `${alpha}${hex.slice(5, 7)}${hex.slice(3, 5)}${hex.slice(1, 3)}`.toLowerCase();
+
+function styleKml(feature: MapFeature): string {
+  const color = feature.properties.color;
+  const width = feature.properties['stroke-width'];
+  const hex = typeof color === 'string' && /^#[0-9a-f]{6}$/i.test(color) ? color : undefined;
+  const lineWidth = typeof width === 'number' && Number.isFinite(width) && width > 0 ? `<width>${width}</width>` : '';
+  if (!hex && !lineWidth) return '';
+  const type = feature.geometry.type;
+  if (type === 'Point' || type === 'MultiPoint') return hex ? `<Style><IconStyle><color>${kmlColor(hex)}</color></IconStyle></Style>` : '';
+  const line = `<LineStyle>${hex ? `<color>${kmlColor(hex)}</color>` : ''}${lineWidth}</LineStyle>`;
+  const poly = hex && (type === 'Polygon' || type === 'MultiPolygon') ? `<PolyStyle><color>${kmlColor(hex, '40')}</color></PolyStyle>` : '';
+  return `<Style>${line}${poly}</Style>`;
+}
+
+function placemarkKml(feature: MapFeature): string {
+  const p = feature.properties;
+  const name = propertyText(p.title);
+  const description = propertyText(p.description);
+  const data = Object.entries(p)
+    .filter(([key]) => !NOT_DATA.has(key))
+    .map(([key, value]) => [key, propertyText(value)] as const)
+    .filter((entry): entry is readonly [string, string] => entry[1] !== undefined)
+    .map(([key, value]) => `<Data name="${xmlText(key)}"><value>${xmlText(value)}</value></Data>`)
+    .join('');
+  return (
+    '<Placemark>' +
+    (name !== undefined ? `<name>${xmlText(name)}</name>` : '') +
+    (p.visible === false || p.visible === 0 ? '<visibility>0</visibility>' : '') +
+    (description !== undefined ? `<description>${xmlText(description)}</description>` : '') +
+    styleKml(feature) +
+    (data ? `<ExtendedData>${data}</ExtendedData>` : '') +
+    geometryKml(feature.geometry) +
+    '</Placemark>\n'
+  );
+}
+
+/** The map as a KML document: `title` and `description` are the map's. */
+export function kmlOfMap(map: { title: string; description: string }, features: readonly MapFeature[], groups: readonly MapGroup[]): string {
+  const children = new Map<GroupId | undefined, MapGroup[]>();
+  const known = new Set(groups.map((group) => group.id));
+  for (const group of groups) {
+    const parent = group.parent !== undefined && known.has(group.parent) && group.parent !== group.id ? group.parent : undefined;
+    children.set(parent, [...(children.get(parent) ?? []), group]);
+  }
+  const items = new Map<GroupId | undefined, MapFeature[]>();
+  for (const feature of features) {
+    const group = feature.properties.group as GroupId | undefined;
+    const key = group !== undefined && known.has(group) ? group : undefined;
+    items.set(key, [...(items.get(key) ?? []), feature]);
+  }
+  const written = new Set<GroupId>();
+  const folder = (group: MapGroup): string => {
+    if (written.has(group.id)) return ''; // a cycle of parents is written once
+    written.add(group.id);
+    return `<Folder><name>${xmlText(group.title)}</name>\n${(items.get(group.id) ?? []).map(placemarkKml).join('')}${(children.get(group.id) ?? []).map(folder).join('')}</Folder>\n`;
+  };
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2"><Document>' +
+    `<name>${xmlText(map.title)}</name>` +
+    (map.description ? `<description>${xmlText(map.description)}</description>` : '') +
+    '\n' +
+    (items.get(undefined) ?? []).map(placemarkKml).join('') +
+    (children.get(undefined) ?? []).map(folder).join('') +
+    '</Document></kml>\n'
+  );
+}
