@@ -2,6 +2,7 @@
 // and without the characters XML 1.0 cannot hold (control characters other than tab, LF, CR;
 // lone surrogates), which would make the whole file unreadable.
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
