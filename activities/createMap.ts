@@ -5,16 +5,14 @@ import { insertMap } from '../db/maps.js';
 import { DEFAULT_BASEMAP } from '../lib/basemaps.js';
 import { AppError } from '../lib/errors.js';
 import { documentBytes, readDocumentHead, rowLineBytes } from '../lib/formats/documentFile.js';
+import { emptyMapContent } from '../lib/formats/documentContent.js';
 import { checkMapBytes } from '../lib/geojson/sizeLimits.js';
-import { emptyMapDocument, type DocumentHead } from '../lib/geojson/model.js';
 import type { CreateMapInput, MapSummaryData } from '../lib/jobContracts.js';
-import type { MapContent } from '../lib/maps.js';
+import { DEFAULT_MAP_TITLE, type MapContent } from '../lib/maps.js';
 import { shortNameBase } from '../lib/shortName.js';
 import { summaryOf } from '../lib/mapSummary.js';
 import type { ActivityDeps } from './deps.js';
 import { failingOnBadInput } from './failures.js';
-
-export const DEFAULT_MAP_TITLE = 'Untitled map';
 
 export function makeCreateMap({ db, blobs }: ActivityDeps) {
   return async function createMap(input: CreateMapInput): Promise<MapSummaryData> {
@@ -38,8 +36,7 @@ export function makeCreateMap({ db, blobs }: ActivityDeps) {
           media: parsed.media,
         };
       } else {
-        const { features: _none, ...head } = emptyMapDocument();
-        content = { head: JSON.stringify(head satisfies DocumentHead), lines: () => [], featureCount: 0, featureBytes: 0, nextFeatureId: 1, media: { images: [], markers: [] } };
+        content = emptyMapContent();
       }
       const title = input.settings.title?.trim() || input.parsed?.name || DEFAULT_MAP_TITLE;
       const record = await insertMap(db, {

@@ -71,3 +71,6 @@ export interface MapImageFiles {
   thumbnail: MapImageFile;
   renderedAt: string;
 }
+
+/** A map's title when its maker gave none (and its file named none). */
+export const DEFAULT_MAP_TITLE = 'Untitled map';

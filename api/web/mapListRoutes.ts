@@ -1,15 +1,18 @@
-// My maps, Explore, and deleting a map (its owner, after a confirmation page).
+// My maps (with New map), Explore, and deleting a map (its owner, after a confirmation page).
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { h } from 'preact';
 import type { Db } from '../../db/connection.js';
-import { deleteMapOfOwner, findMapRecord, listMapsOfUser, listPublicMaps } from '../../db/maps.js';
+import { deleteMapOfOwner, findMapRecord, insertMap, listMapsOfUser, listPublicMaps } from '../../db/maps.js';
+import { DEFAULT_BASEMAP } from '../../lib/basemaps.js';
+import { emptyMapContent } from '../../lib/formats/documentContent.js';
+import { shortNameBase } from '../../lib/shortName.js';
 import type { BlobStore } from '../../lib/blobs/blobStore.js';
 import { mapPath } from '../../lib/mapSummary.js';
-import type { MapRecord } from '../../lib/maps.js';
+import { DEFAULT_MAP_TITLE, type MapRecord } from '../../lib/maps.js';
 import { MessagePage } from '../../web/pages/accountPages.js';
 import { DeleteMapPage, ExplorePage, MyMapsPage, type MapCard } from '../../web/pages/mapListPages.js';
-import { requireViewer, viewerOf } from './forms.js';
+import { fields, requireViewer, viewerOf } from './forms.js';
 import { answerPage } from './pageAnswer.js';
 import { csrfToken } from './security.js';
 
@@ -46,6 +49,23 @@ export function mountMapListRoutes(router: Router, deps: { db: Db; blobs: BlobSt
     const page = Math.max(1, Math.min(10_000, Number.parseInt(String(ctx.query.page ?? '1'), 10) || 1));
     const { maps, more } = await listPublicMaps(deps.db, (page - 1) * PER_PAGE, PER_PAGE);
     answerPage(ctx, { title: 'Explore', body: h(ExplorePage, { maps: maps.map((map) => cardOf(map, 'viewer')), page, more }) });
+  });
+
+  // New map: an empty map of the viewer's (private until they share it), opened in the editor.
+  router.post('/maps/new', ...form, loggedIn, async (ctx) => {
+    const viewer = viewerOf(ctx)!;
+    const title = (fields(ctx).title ?? '').trim().slice(0, 200) || DEFAULT_MAP_TITLE;
+    const map = await insertMap(deps.db, {
+      ownerId: viewer.id,
+      shortNameBase: shortNameBase(undefined, title),
+      title,
+      description: '',
+      basemap: DEFAULT_BASEMAP,
+      visibility: 'private',
+      content: emptyMapContent(),
+    });
+    ctx.status = 303;
+    ctx.redirect(`${mapPath(map)}?edit=1`);
   });
 
   const ownMap = async (ctx: Context): Promise<MapRecord | undefined> => {

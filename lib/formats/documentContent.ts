@@ -3,7 +3,7 @@
 // larger than a map may be. Two steps, because an `image` that names only an id is completed
 // from the stored image, which only the database knows: `contentOfDocument` (no database;
 // plain data, so it can come back from an argument thread) and `completedContent`.
-import { mediaReferences, type DocumentHead, type MapDocument, type MapFeature } from '../geojson/model.js';
+import { emptyMapDocument, mediaReferences, type DocumentHead, type MapDocument, type MapFeature } from '../geojson/model.js';
 import { checkMapBytes } from '../geojson/sizeLimits.js';
 import type { MapContent } from '../maps.js';
 import type { FeatureImage } from '../media/fields.js';
@@ -82,4 +82,10 @@ export function completedContent(content: DocumentContent, images: ReadonlyMap<s
     nextFeatureId: content.nextFeatureId,
     media: content.media,
   };
+}
+
+/** The content of a new, empty map (no groups, no features). */
+export function emptyMapContent(): MapContent {
+  const { features: _none, ...head } = emptyMapDocument();
+  return { head: JSON.stringify(head satisfies DocumentHead), lines: () => [], featureCount: 0, featureBytes: 0, nextFeatureId: 1, media: { images: [], markers: [] } };
 }

@@ -196,6 +196,20 @@ describe('the map editor in Chromium', () => {
     await second.context.close();
   });
 
+  it('makes a new map from My maps, which opens with the editing tools on', async () => {
+    const user = await service.newUser();
+    const { context, page } = await loggedIn(user.username);
+    await page.goto(`${service.url}/maps`);
+    await page.getByLabel('Title of a new map').fill('Sketch');
+    await page.getByRole('button', { name: 'New map' }).click();
+    await page.waitForURL(`${service.url}/${user.username}/sketch?edit=1`);
+    await expect.poll(() => page.getByRole('button', { name: 'Draw a point' }).isVisible(), { timeout: 20_000 }).toBe(true);
+    expect(await page.getByRole('button', { name: 'Stop editing' }).getAttribute('aria-pressed')).toBe('true');
+    await page.screenshot({ path: `${SHOTS}/editor-new-map.png` });
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await context.close();
+  });
+
   it('shows no editing tools to a viewer, and to an editor only while collaboration is on', async () => {
     const owner = await service.newUser();
     const editor = await service.newUser();

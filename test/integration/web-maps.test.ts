@@ -58,6 +58,19 @@ describe('map list pages', () => {
     expect(second.html).toContain('href="/explore?page=1" rel="prev"');
   });
 
+  it('makes a new empty private map from My maps and opens it in the editor', async () => {
+    const me = await account();
+    const made = await me.browser.submit('/maps', '/maps/new', { title: 'Weekend ideas' });
+    expect([made.status, made.headers.get('location')]).toEqual([303, `/${me.username}/weekend-ideas?edit=1`]);
+    const map = await service.db('maps').where({ owner_id: me.userId, short_name: 'weekend-ideas' }).first('title', 'visibility', 'feature_count');
+    expect(map).toEqual({ title: 'Weekend ideas', visibility: 'private', feature_count: 0 });
+    const page = await me.browser.request(`/${me.username}/weekend-ideas?edit=1`);
+    expect(page.html).toContain('data-save-url="/maps/');
+    const untitled = await me.browser.submit('/maps', '/maps/new', { title: '  ' });
+    expect(untitled.headers.get('location')).toBe(`/${me.username}/untitled-map?edit=1`);
+    expect((await new Browser(service.url).request('/maps/new', { form: { title: 'x' } })).status).toBe(403);
+  });
+
   it('deletes a map after a confirmation, for its owner only', async () => {
     const me = await account();
     const other = await account();

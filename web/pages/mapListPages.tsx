@@ -59,12 +59,18 @@ export function MyMapsPage(props: { csrf: string; owned: MapCard[]; shared: MapC
   return (
     <section class="wide-list">
       <h1>My maps</h1>
+      <form method="post" action="/maps/new" class="new-map">
+        <CsrfField token={props.csrf} />
+        <label for="new-map-title">Title of a new map</label>
+        <input id="new-map-title" name="title" type="text" maxLength={200} placeholder="Untitled map" />
+        <button type="submit">New map</button>
+      </form>
       {props.notice ? (
         <p class="notice" role="status">
           {props.notice}
         </p>
       ) : null}
-      {props.owned.length === 0 ? <p>You have no maps yet. Upload one through the API (map/upload), or import a file.</p> : null}
+      {props.owned.length === 0 ? <p>You have no maps yet: make one with New map, or upload one through the API (map/upload).</p> : null}
       <ul class="map-grid">
         {props.owned.map((map) => (
           <Card key={map.id} map={map} csrf={props.csrf} showOwner={false} />
