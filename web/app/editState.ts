@@ -1,0 +1,189 @@
+// What the editor has changed and not saved, and the history of its edits: every edit is one
+// feature before and after (null: not there). Undo and redo walk the history, which outlives
+// saves (new items' temporary negative ids become their saved ids). A save sends only the
+// changes (`changes()`); what was edited again while it was on its way stays unsaved.
+import type { MapFeature } from './mapAdapter.js';
+
+export interface Edit {
+  id: number;
+  before: MapFeature | null;
+  after: MapFeature | null;
+}
+
+export interface SaveBody {
+  revision: number;
+  features: {
+    added: { key: string; feature: object }[];
+    changed: object[];
+    deleted: number[];
+  };
+}
+
+/** The features a save sent, to tell afterwards which changes it saved. */
+export interface Sent {
+  body: SaveBody;
+  features: Map<number, MapFeature | null>;
+}
+
+export interface Conflict {
+  id: number;
+  mine: 'changed' | 'deleted';
+  theirs: MapFeature | null;
+}
+
+const plain = (feature: MapFeature) => ({ type: 'Feature', geometry: feature.geometry, properties: feature.properties ?? {} });
+
+export class EditState {
+  readonly features: Map<number, MapFeature>;
+  revision: number;
+  private readonly added = new Set<number>();
+  private readonly changed = new Set<number>();
+  private readonly deleted = new Set<number>();
+  private readonly done: Edit[] = [];
+  private readonly undone: Edit[] = [];
+
+  /** `show` puts a feature on the map and in the list (null: takes it off). */
+  constructor(
+    features: readonly MapFeature[],
+    revision: number,
+    private readonly show: (id: number, feature: MapFeature | null) => void,
+  ) {
+    this.features = new Map(features.map((feature) => [feature.id, feature]));
+    this.revision = revision;
+  }
+
+  pending(): number {
+    return this.added.size + this.changed.size + this.deleted.size;
+  }
+
+  canUndo = (): boolean => this.done.length > 0;
+  canRedo = (): boolean => this.undone.length > 0;
+
+  /** Makes an edit (a new one unless it comes from the history). */
+  apply(edit: Edit, fromHistory = false): void {
+    this.put(edit.id, edit.after);
+    if (!fromHistory) {
+      this.done.push(edit);
+      this.undone.length = 0;
+    }
+  }
+
+  undo(): void {
+    const edit = this.done.pop();
+    if (!edit) return;
+    this.undone.push(edit);
+    this.apply({ id: edit.id, before: edit.after, after: edit.before }, true);
+  }
+
+  redo(): void {
+    const edit = this.undone.pop();
+    if (!edit) return;
+    this.done.push(edit);
+    this.apply(edit, true);
+  }
+
+  private put(id: number, feature: MapFeature | null): void {
+    if (feature) this.features.set(id, feature);
+    else this.features.delete(id);
+    this.record(id, feature !== null);
+    this.show(id, feature);
+  }
+
+  private record(id: number, present: boolean): void {
+    if (id < 0) {
+      if (present) this.added.add(id);
+      else this.added.delete(id);
+    } else if (present) {
+      this.changed.add(id);
+      this.deleted.delete(id);
+    } else {
+      this.changed.delete(id);
+      this.deleted.add(id);
+    }
+  }
+
+  /** The body of a save of everything unsaved, made on the revision loaded. */
+  changes(): Sent {
+    const features = new Map<number, MapFeature | null>();
+    for (const id of [...this.added, ...this.changed]) features.set(id, this.features.get(id)!);
+    for (const id of this.deleted) features.set(id, null);
+    const body: SaveBody = {
+      revision: this.revision,
+      features: {
+        added: [...this.added].map((id) => ({ key: String(id), feature: plain(this.features.get(id)!) })),
+        changed: [...this.changed].map((id) => ({ ...plain(this.features.get(id)!), id })),
+        deleted: [...this.deleted],
+      },
+    };
+    return { body, features };
+  }
+
+  /**
+   * The save went through: what it sent is saved unless edited again since; new items take their
+   * ids (on the map, in the list and in the history). Answers the renames, temporary → saved.
+   */
+  saved(sent: Sent, answer: { revision: number; ids: Record<string, number> }): Map<number, number> {
+    this.revision = answer.revision;
+    const renames = new Map<number, number>();
+    for (const [id, feature] of sent.features) {
+      const current = this.features.get(id) ?? null;
+      if (id >= 0) {
+        if (current === feature) {
+          this.changed.delete(id);
+          this.deleted.delete(id);
+        }
+        continue;
+      }
+      const savedId = answer.ids[String(id)];
+      if (savedId === undefined) continue;
+      renames.set(id, savedId);
+      this.added.delete(id);
+      if (!current) {
+        this.deleted.add(savedId); // deleted while it was being saved: the next save deletes it
+        continue;
+      }
+      this.features.delete(id);
+      const renamed = { ...current, id: savedId };
+      this.features.set(savedId, renamed);
+      if (current !== feature) this.changed.add(savedId); // edited while it was being saved
+      this.show(id, null);
+      this.show(savedId, renamed);
+    }
+    for (const edit of [...this.done, ...this.undone]) {
+      const id = renames.get(edit.id);
+      if (id === undefined) continue;
+      edit.id = id;
+      if (edit.before) edit.before = { ...edit.before, id };
+      if (edit.after) edit.after = { ...edit.after, id };
+    }
+    return renames;
+  }
+
+  /** Someone else's version wins for these items; the rest stays unsaved, to be sent on `revision`. */
+  takeTheirs(conflicts: readonly Conflict[], revision: number): void {
+    this.revision = revision;
+    for (const conflict of conflicts) {
+      this.changed.delete(conflict.id);
+      this.deleted.delete(conflict.id);
+      if (conflict.theirs) this.features.set(conflict.id, conflict.theirs);
+      else this.features.delete(conflict.id);
+      this.show(conflict.id, conflict.theirs);
+    }
+  }
+
+  /** The editor's version wins: sent again on `revision`; an item they deleted comes back as a new one. */
+  keepMine(conflicts: readonly Conflict[], revision: number, newId: () => number): void {
+    this.revision = revision;
+    for (const conflict of conflicts) {
+      if (conflict.theirs !== null || conflict.mine !== 'changed') continue;
+      const feature = this.features.get(conflict.id);
+      this.changed.delete(conflict.id);
+      this.features.delete(conflict.id);
+      this.show(conflict.id, null);
+      if (feature) {
+        const id = newId();
+        this.put(id, { ...feature, id });
+      }
+    }
+  }
+}

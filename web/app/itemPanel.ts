@@ -1,0 +1,72 @@
+// The item panel of the editor (in the side panel): the selected item's title, Markdown
+// description and colour (ten swatches or a picker), Delete and Done. Changes are reported as
+// property edits; the editor makes them (and their undo).
+import type { MapFeature } from './mapAdapter.js';
+
+export const SWATCHES = ['#2f6fd6', '#1b9e77', '#66a61e', '#e6ab02', '#d95f02', '#e7298a', '#7570b3', '#b03a2e', '#1d232a', '#8a8f94'];
+
+export interface ItemPanelActions {
+  setProperty(name: string, value: string | undefined): void;
+  remove(): void;
+  done(): void;
+}
+
+export function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+export class ItemPanel {
+  readonly root = element('section', { class: 'item-panel', 'aria-label': 'Selected item' });
+
+  constructor(private readonly actions: ItemPanelActions) {
+    this.root.hidden = true;
+  }
+
+  hide(): void {
+    this.root.hidden = true;
+  }
+
+  focusTitle(): void {
+    this.root.querySelector<HTMLInputElement>('#item-title')?.focus();
+  }
+
+  show(feature: MapFeature): void {
+    const properties = feature.properties ?? {};
+    const { actions } = this;
+    this.root.replaceChildren(element('h2', {}, feature.id < 0 ? 'New item' : 'Item'));
+    this.root.hidden = false;
+    const field = <T extends HTMLInputElement | HTMLTextAreaElement>(id: string, label: string, input: T): T => {
+      const wrapper = element('p', { class: 'field' });
+      wrapper.append(element('label', { for: id }, label), input);
+      this.root.append(wrapper);
+      return input;
+    };
+    const title = field('item-title', 'Title', element('input', { id: 'item-title', type: 'text' }));
+    title.value = typeof properties.title === 'string' ? properties.title : '';
+    const description = field('item-description', 'Description (Markdown)', element('textarea', { id: 'item-description', rows: '4' }));
+    description.value = typeof properties.description === 'string' ? properties.description : '';
+    const colour = field('item-colour', 'Colour', element('input', { id: 'item-colour', type: 'color' }));
+    colour.value = typeof properties.color === 'string' && /^#[0-9a-f]{6}$/i.test(properties.color) ? properties.color : SWATCHES[0]!;
+    const swatches = element('div', { class: 'swatches', role: 'group', 'aria-label': 'Colours' });
+    for (const swatch of SWATCHES) {
+      const button = element('button', { type: 'button', class: 'swatch', 'aria-label': `Colour ${swatch}`, 'aria-pressed': String(colour.value === swatch) });
+      button.style.background = swatch; // through the CSSOM: the pages' CSP refuses style attributes
+      button.addEventListener('click', () => actions.setProperty('color', swatch));
+      swatches.append(button);
+    }
+    this.root.append(swatches);
+    title.addEventListener('change', () => actions.setProperty('title', title.value.trim() || undefined));
+    description.addEventListener('change', () => actions.setProperty('description', description.value.trim() || undefined));
+    colour.addEventListener('change', () => actions.setProperty('color', colour.value));
+    const buttons = element('p', { class: 'actions' });
+    const remove = element('button', { type: 'button', class: 'danger' }, 'Delete item');
+    const done = element('button', { type: 'button', class: 'secondary' }, 'Done');
+    remove.addEventListener('click', () => actions.remove());
+    done.addEventListener('click', () => actions.done());
+    buttons.append(remove, done);
+    this.root.append(buttons);
+  }
+}
