@@ -141,6 +141,10 @@ describe('the map editor in Chromium', () => {
     await page.mouse.click(...at(0.45, 0.325));
     await expect.poll(() => page.getByRole('heading', { name: 'Item', exact: true }).count()).toBe(1);
     expect(await page.getByLabel('Title').inputValue()).toBe('Walk');
+    // Its length, in the viewer's units (remembered).
+    expect(await page.locator('.item-panel .measure').textContent()).toMatch(/^Length: [\d.,]+ km in feet and miles$/);
+    await page.getByRole('button', { name: 'in feet and miles' }).click();
+    expect(await page.locator('.item-panel .measure').textContent()).toMatch(/^Length: [\d.,]+ mi in metres and kilometres$/);
     await page.waitForTimeout(300);
     await page.screenshot({ path: `${SHOTS}/editor-line-selected.png` });
     const walk = byTitle.Walk!.geometry.coordinates as [number, number][];

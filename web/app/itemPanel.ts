@@ -1,7 +1,23 @@
 // The item panel of the editor (in the side panel): the selected item's title, Markdown
-// description and colour (ten swatches or a picker), Delete and Done. Changes are reported as
+// description and colour (ten swatches or a picker), a line's length or an area's size (metric or
+// imperial, remembered), Delete and Done. Changes are reported as
 // property edits; the editor makes them (and their undo).
 import type { MapFeature } from './mapAdapter.js';
+import { measureOf, type Units } from './measure.js';
+
+const UNITS_KEY = 'map-units';
+
+let chosen: Units | undefined;
+
+/** The viewer's units: chosen on this page, else remembered in this browser, else metric. */
+function savedUnits(): Units {
+  if (chosen) return chosen;
+  try {
+    return localStorage.getItem(UNITS_KEY) === 'imperial' ? 'imperial' : 'metric';
+  } catch {
+    return 'metric';
+  }
+}
 
 export const SWATCHES = ['#2f6fd6', '#1b9e77', '#66a61e', '#e6ab02', '#d95f02', '#e7298a', '#7570b3', '#b03a2e', '#1d232a', '#8a8f94'];
 
@@ -38,6 +54,24 @@ export class ItemPanel {
     const { actions } = this;
     this.root.replaceChildren(element('h2', {}, feature.id < 0 ? 'New item' : 'Item'));
     this.root.hidden = false;
+    const units = savedUnits();
+    const measure = measureOf(feature.geometry, units);
+    if (measure) {
+      const line = element('p', { class: 'measure' }, `${measure} `);
+      const other: Units = units === 'metric' ? 'imperial' : 'metric';
+      const switcher = element('button', { type: 'button', class: 'link' }, other === 'imperial' ? 'in feet and miles' : 'in metres and kilometres');
+      switcher.addEventListener('click', () => {
+        chosen = other;
+        try {
+          localStorage.setItem(UNITS_KEY, other);
+        } catch {
+          // storage refused (private mode): the choice lasts for this page
+        }
+        this.show(feature);
+      });
+      line.append(switcher);
+      this.root.append(line);
+    }
     const field = <T extends HTMLInputElement | HTMLTextAreaElement>(id: string, label: string, input: T): T => {
       const wrapper = element('p', { class: 'field' });
       wrapper.append(element('label', { for: id }, label), input);
