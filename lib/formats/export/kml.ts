@@ -76,15 +76,19 @@ function placemarkKml(feature: MapFeature): string {
 export function kmlOfMap(map: { title: string; description: string }, features: readonly MapFeature[], groups: readonly MapGroup[]): string {
   const children = new Map<GroupId | undefined, MapGroup[]>();
   const known = new Set(groups.map((group) => group.id));
+  const add = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
+    const list = map.get(key);
+    if (list) list.push(value);
+    else map.set(key, [value]);
+  };
   for (const group of groups) {
     const parent = group.parent !== undefined && known.has(group.parent) && group.parent !== group.id ? group.parent : undefined;
-    children.set(parent, [...(children.get(parent) ?? []), group]);
+    add(children, parent, group);
   }
   const items = new Map<GroupId | undefined, MapFeature[]>();
   for (const feature of features) {
     const group = feature.properties.group as GroupId | undefined;
-    const key = group !== undefined && known.has(group) ? group : undefined;
-    items.set(key, [...(items.get(key) ?? []), feature]);
+    add(items, group !== undefined && known.has(group) ? group : undefined, feature);
   }
   const written = new Set<GroupId>();
   const folder = (group: MapGroup): string => {
