@@ -17,6 +17,9 @@ export function makiName(symbol: string | undefined): string | undefined {
   return MAKI_NAMES.has(name) ? name : undefined;
 }
 
+/** Every built-in icon's name, in order (the editor's icon choice). */
+export const makiNames = (): string[] => [...MAKI_NAMES].sort();
+
 const svgs = new Map<string, Buffer>();
 
 /** A Maki icon's SVG drawn white at `sizePx` (rasterised at the size it is shown: crisp). `name` must be a makiName. */

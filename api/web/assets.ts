@@ -8,7 +8,7 @@ import path from 'node:path';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { build, type Plugin } from 'esbuild';
-import { makiName, whiteMakiSvg } from '../../lib/makiIcons.js';
+import { makiName, makiNames, whiteMakiSvg } from '../../lib/makiIcons.js';
 
 const require = createRequire(import.meta.url);
 const WEB = path.join(import.meta.dirname, '../../web');
@@ -74,6 +74,11 @@ export function mountAssets(router: Router): void {
     const file = ctx.params.file ?? '';
     if (!MAPLIBRE_FILES.has(file)) return;
     send(ctx, file, readOnce(path.join(MAPLIBRE_DIR, 'dist', file)), 86400);
+  });
+  // The icon names, for the editor's icon field.
+  router.get('/assets/maki-names.json', (ctx) => {
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.body = makiNames();
   });
   // White at 30 px: the map draws them at 15 CSS px on a coloured circle, as the static image does.
   router.get('/assets/maki/:file', (ctx) => {

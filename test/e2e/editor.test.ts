@@ -78,6 +78,12 @@ describe('the map editor in Chromium', () => {
     await expect.poll(() => page.getByLabel('Title').count()).toBe(1);
     await page.getByLabel('Title').fill('Picnic');
     await page.getByLabel('Title').press('Tab');
+    await page.getByLabel('Web link').fill('https://example.org/picnic');
+    await page.getByLabel('Web link').press('Tab');
+    // The icon field suggests the built-in icons.
+    await expect.poll(() => page.locator('#maki-names option').count()).toBeGreaterThan(200);
+    await page.getByLabel(/^Icon/).fill('picnic-site');
+    await page.getByLabel(/^Icon/).press('Tab');
     await page.getByRole('button', { name: 'Colour #e7298a' }).click();
     await page.getByRole('button', { name: 'Done' }).click();
 
@@ -104,6 +110,7 @@ describe('the map editor in Chromium', () => {
     await page.getByLabel('Title').fill('Meadow');
     await page.getByLabel('Title').press('Tab');
     await page.getByRole('button', { name: 'Done' }).click();
+    await page.waitForTimeout(300); // the drawing's handles leave with the next frame
     await page.screenshot({ path: `${SHOTS}/editor-drawn.png` });
     expect(await accessibilityViolations(page)).toEqual([]);
 
@@ -123,7 +130,7 @@ describe('the map editor in Chromium', () => {
     for (const title of ['Picnic', 'Walk', 'Meadow']) expect(await page.getByRole('button', { name: title, exact: true }).count()).toBe(1);
     const doc = await documentOf(user.key, map.id);
     const byTitle = Object.fromEntries(doc.features.map((f) => [f.properties.title, f]));
-    expect(byTitle.Picnic).toMatchObject({ geometry: { type: 'Point' }, properties: { color: '#e7298a' } });
+    expect(byTitle.Picnic).toMatchObject({ geometry: { type: 'Point' }, properties: { color: '#e7298a', url: 'https://example.org/picnic', 'marker-symbol': 'picnic-site' } });
     expect(byTitle.Walk?.geometry.type).toBe('LineString');
     expect((byTitle.Walk?.geometry.coordinates as unknown[]).length).toBe(3);
     expect(byTitle.Meadow?.geometry.type).toBe('Polygon');

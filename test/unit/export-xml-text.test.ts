@@ -25,7 +25,7 @@ describe('xmlText', () => {
 describe('kmlOfMap', () => {
   it('writes a large group in one pass (50,000 placemarks in one folder)', async () => {
     const { kmlOfMap } = await import('../../lib/formats/export/kml.js');
-    const features = Array.from({ length: 50_000 }, (_, i) => ({ type: 'Feature' as const, id: i + 1, geometry: { type: 'Point' as const, coordinates: [i % 180, i % 80] }, properties: { title: `P${i}`, group: 1 } }));
+    const features = Array.from({ length: 50_000 }, (_, i) => ({ type: 'Feature' as const, id: i + 1, geometry: { type: 'Point' as const, coordinates: [i % 180, i % 80] as [number, number] }, properties: { title: `P${i}`, group: 1 } }));
     const kml = kmlOfMap({ title: 'Big', description: '' }, features, [{ id: 1, title: 'All' }]);
     expect(kml.match(/<Placemark>/g)).toHaveLength(50_000);
     expect(kml.indexOf('<Folder><name>All</name>')).toBeGreaterThan(0);

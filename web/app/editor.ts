@@ -101,7 +101,7 @@ export function startEditor(options: EditorOptions): Editor {
   });
 
   // ---- edits
-  function setProperty(name: string, value: string | undefined): void {
+  function setProperty(name: string, value: string | boolean | undefined): void {
     if (selected === undefined) return;
     const before = state.features.get(selected);
     if (!before || before.properties?.[name] === value) return;
@@ -110,7 +110,7 @@ export function startEditor(options: EditorOptions): Editor {
     if (value === undefined) delete after.properties[name];
     else after.properties[name] = value;
     state.apply({ id: selected, before, after });
-    if (name === 'color') panel.show(after);
+    if (name === 'color' || name === 'marker-symbol') panel.show(after);
   }
 
   /** Ends the shape edit of the selected item, keeping a changed geometry as one edit. */

@@ -1,7 +1,8 @@
 // The item panel of the editor (in the side panel): the selected item's title, Markdown
-// description and colour (ten swatches or a picker), a line's length or an area's size (metric or
-// imperial, remembered), Delete and Done. Changes are reported as
-// property edits; the editor makes them (and their undo).
+// description, link, media link, icon (points: the built-in set, searchable), whether it shows when
+// the map opens, colour (ten swatches or a picker), a line's length or an area's size (metric or
+// imperial, remembered), Delete and Done. Changes are reported as property edits; the editor
+// makes them (and their undo).
 import type { MapFeature } from './mapAdapter.js';
 import { measureOf, type Units } from './measure.js';
 
@@ -22,7 +23,7 @@ function savedUnits(): Units {
 export const SWATCHES = ['#2f6fd6', '#1b9e77', '#66a61e', '#e6ab02', '#d95f02', '#e7298a', '#7570b3', '#b03a2e', '#1d232a', '#8a8f94'];
 
 export interface ItemPanelActions {
-  setProperty(name: string, value: string | undefined): void;
+  setProperty(name: string, value: string | boolean | undefined): void;
   remove(): void;
   done(): void;
 }
@@ -32,6 +33,20 @@ export function element<K extends keyof HTMLElementTagNameMap>(tag: K, attribute
   for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
   if (text !== undefined) node.textContent = text;
   return node;
+}
+
+let names: HTMLDataListElement | undefined;
+
+/** The built-in icons' names as a datalist for the icon field (fetched once). */
+function iconNames(): HTMLDataListElement {
+  if (names) return names;
+  const list = element('datalist', { id: 'maki-names' });
+  names = list;
+  void fetch('/assets/maki-names.json')
+    .then((response) => (response.ok ? (response.json() as Promise<string[]>) : []))
+    .then((all) => list.append(...all.map((name) => element('option', { value: name }))))
+    .catch(() => undefined);
+  return list;
 }
 
 export class ItemPanel {
@@ -82,6 +97,24 @@ export class ItemPanel {
     title.value = typeof properties.title === 'string' ? properties.title : '';
     const description = field('item-description', 'Description (Markdown)', element('textarea', { id: 'item-description', rows: '4' }));
     description.value = typeof properties.description === 'string' ? properties.description : '';
+    const link = field('item-link', 'Web link', element('input', { id: 'item-link', type: 'url', placeholder: 'https://…' }));
+    link.value = typeof properties.url === 'string' ? properties.url : '';
+    link.addEventListener('change', () => actions.setProperty('url', link.value.trim() || undefined));
+    const media = field('item-media', 'Video or media link (YouTube, Vimeo…)', element('input', { id: 'item-media', type: 'url', placeholder: 'https://…' }));
+    media.value = typeof properties.media_url === 'string' ? properties.media_url : '';
+    media.addEventListener('change', () => actions.setProperty('media_url', media.value.trim() || undefined));
+    if (feature.geometry?.type === 'Point') {
+      const icon = field('item-icon', 'Icon (type to search the built-in icons)', element('input', { id: 'item-icon', type: 'search', list: 'maki-names', autocomplete: 'off' }));
+      icon.value = typeof properties['marker-symbol'] === 'string' ? properties['marker-symbol'] : '';
+      icon.addEventListener('change', () => actions.setProperty('marker-symbol', icon.value.trim().toLowerCase() || undefined));
+      this.root.append(iconNames());
+    }
+    const shown = element('input', { id: 'item-visible', type: 'checkbox' });
+    shown.checked = properties.visible !== false && properties.visible !== 0;
+    shown.addEventListener('change', () => actions.setProperty('visible', shown.checked ? undefined : false));
+    const shownField = element('p', { class: 'field checkbox' });
+    shownField.append(shown, element('label', { for: 'item-visible' }, ' Shown when the map opens'));
+    this.root.append(shownField);
     const colour = field('item-colour', 'Colour', element('input', { id: 'item-colour', type: 'color' }));
     colour.value = typeof properties.color === 'string' && /^#[0-9a-f]{6}$/i.test(properties.color) ? properties.color : SWATCHES[0]!;
     const swatches = element('div', { class: 'swatches', role: 'group', 'aria-label': 'Colours' });
