@@ -6,32 +6,21 @@
 // and visible to a `select` viewer → provider key validation → a cross-site form post refused →
 // a password reset. No request leaves the machine; every page is photographed (test/e2e/screenshots/),
 // at 1280 and at 375 pixels wide, and checked with axe-core.
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { simpleParser } from 'mailparser';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../integration/harness.js';
+import { linkIn, startSmtpInbox, type SmtpInbox } from '../support/smtpInbox.js';
 import { accessibilityViolations } from './accessibility.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = 'test/e2e/screenshots';
-
-interface Mail {
-  to: string;
-  subject: string;
-  text: string;
-}
+import { launchChromium, SHOTS } from './chromium.js';
 
 let service: TestService;
-let smtp: SMTPServer;
+let mail: SmtpInbox;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-const inbox: Mail[] = [];
 const offsite: string[] = [];
 const pageErrors: string[] = [];
 
@@ -42,17 +31,6 @@ let mapPath = '';
 let mapId = 0;
 let imageId = '';
 let markerId = '';
-
-async function mailTo(address: string, subject: string): Promise<Mail> {
-  for (let i = 0; i < 200; i++) {
-    const mail = inbox.findLast((m) => m.to.includes(address) && m.subject === subject);
-    if (mail) return mail;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no mail "${subject}" to ${address}`);
-}
-
-const linkIn = (mail: Mail): string => /https?:\/\/\S+/.exec(mail.text)![0];
 
 /** A photograph and a marker like people upload them. */
 const photo = () =>
@@ -82,21 +60,9 @@ async function narrow(name: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (.ci/run does)`);
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, _session, callback) {
-      simpleParser(stream).then((mail) => {
-        inbox.push({ to: (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.text ?? '', subject: mail.subject ?? '', text: mail.text ?? '' });
-        callback();
-      }, callback);
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
-  service = await startTestService({ renderWorker: false, config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'Maps <maps@example.test>' } });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'] });
+  mail = await startSmtpInbox();
+  service = await startTestService({ renderWorker: false, config: { smtpUrl: mail.url, mailFrom: 'Maps <maps@example.test>' } });
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   context.on('request', (request) => {
     const url = request.url();
@@ -106,12 +72,11 @@ beforeAll(async () => {
   await context.route(/youtube-nocookie\.com/, (route) => route.fulfill({ status: 204, body: '' }));
   page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(String(error)));
-  fs.mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
   await browser?.close();
   await service?.stop();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await mail?.close();
 });
 
 describe("a new user's journey in Chromium", () => {
@@ -127,8 +92,7 @@ describe("a new user's journey in Chromium", () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Check your e-mail');
     await shoot('check-mail');
-    const mail = await mailTo(email, 'Verify your e-mail address');
-    await page.goto(linkIn(mail));
+    await page.goto(linkIn(await mail.mailTo(email, 'Verify your e-mail address')));
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('E-mail address verified');
     await shoot('verified');
     await page.getByRole('button', { name: 'Log out' }).click();
@@ -322,8 +286,7 @@ describe("a new user's journey in Chromium", () => {
     await page.getByRole('button', { name: 'Send the link' }).click();
     expect(await page.getByRole('status').textContent()).toContain('we sent it a link');
     await shoot('reset-sent');
-    const mail = await mailTo(email, 'Reset your password');
-    await page.goto(linkIn(mail));
+    await page.goto(linkIn(await mail.mailTo(email, 'Reset your password')));
     await page.getByLabel('New password').fill('another long secret');
     await shoot('reset-new-password');
     await page.getByRole('button', { name: 'Save the password' }).click();

@@ -2,23 +2,18 @@
 // redo, save, read them back through map/get; edit a line's vertex; two people editing the same
 // map (a merge, then a conflict settled); who gets the editing tools. Screenshots in
 // test/e2e/screenshots/, axe-core on the editor.
-import fs from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../integration/harness.js';
 import { accessibilityViolations } from './accessibility.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = 'test/e2e/screenshots';
+import { launchChromium, SHOTS } from './chromium.js';
 
 let service: TestService;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (.ci/run does)`);
   service = await startTestService({ renderWorker: false });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'] });
-  fs.mkdirSync(SHOTS, { recursive: true });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -2,24 +2,18 @@
 // log in, open a map with groups, see the interactive map over the built-in basemap, hide a
 // group with its eye toggle, filter the list, open a popup from the list (title, Markdown
 // description, YouTube player) — and no request leaves the machine.
-import fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../integration/harness.js';
 import { accessibilityViolations } from './accessibility.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = 'test/e2e/screenshots';
+import { launchChromium, SHOTS } from './chromium.js';
 
 let service: TestService;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (.ci/run does)`);
   service = await startTestService({ renderWorker: false });
-  // WebGL without a GPU: SwiftShader through ANGLE.
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'] });
-  fs.mkdirSync(SHOTS, { recursive: true });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

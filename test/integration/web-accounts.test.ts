@@ -4,55 +4,31 @@
 // same answer for unknown addresses, every session ended); e-mail change re-verified; CSRF and
 // rate limits; the security headers of every page.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../lib/accounts.js';
 import { accountRepository } from '../../db/accounts.js';
+import { linkIn, startSmtpInbox, type Mail, type SmtpInbox } from '../support/smtpInbox.js';
 import { startTestService, type TestService } from './harness.js';
 import { Browser } from './webClient.js';
 
-interface Mail {
-  to: string;
-  subject: string;
-  text: string;
-}
-
 let service: TestService;
-let smtp: SMTPServer;
-const inbox: Mail[] = [];
+let inbox: SmtpInbox;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, _session, callback) {
-      simpleParser(stream).then((mail) => {
-        inbox.push({ to: (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.text ?? '', subject: mail.subject ?? '', text: mail.text ?? '' });
-        callback();
-      }, callback);
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
-  service = await startTestService({ config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'Maps <maps@example.test>' } });
+  inbox = await startSmtpInbox();
+  service = await startTestService({ config: { smtpUrl: inbox.url, mailFrom: 'Maps <maps@example.test>' } });
 });
 afterAll(async () => {
   await service?.stop();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await inbox?.close();
 });
 
-const linkIn = (mail: Mail): string => new URL(/https?:\/\/\S+/.exec(mail.text)![0]).pathname + new URL(/https?:\/\/\S+/.exec(mail.text)![0]).search;
-
-async function mailTo(address: string, subject: string): Promise<Mail> {
-  for (let i = 0; i < 100; i++) {
-    const mail = inbox.findLast((m) => m.to.includes(address) && m.subject === subject);
-    if (mail) return mail;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no mail "${subject}" to ${address}`);
-}
+/** The link of a mail as a path of the service (the browser here asks the service itself). */
+const pathIn = (mail: Mail): string => {
+  const url = new URL(linkIn(mail));
+  return url.pathname + url.search;
+};
+const mailTo = (address: string, subject: string) => inbox.mailTo(address, subject);
 
 let counter = 0;
 const newName = () => `web${Date.now().toString(36)}${counter++}`;
@@ -72,12 +48,12 @@ describe('web accounts', () => {
 
     const mail = await mailTo(email, 'Verify your e-mail address');
     expect(mail.text).toContain(`${service.url}/verify?token=`);
-    const verified = await browser.request(linkIn(mail));
+    const verified = await browser.request(pathIn(mail));
     expect(verified.status).toBe(200);
     expect(verified.html).toContain('E-mail address verified');
     expect((await service.call('map/list', key, {})).error).toBeUndefined();
     // Single use.
-    const again = await browser.request(linkIn(mail));
+    const again = await browser.request(pathIn(mail));
     expect([again.status, again.html.includes('This link does not work')]).toEqual([400, true]);
     const settings = await browser.request('/settings');
     expect(settings.html).toContain('verified');
@@ -140,7 +116,7 @@ describe('web accounts', () => {
     expect(knownAnswer.status).toBe(unknownAnswer.status);
     expect(knownAnswer.html.replace(/value="[^"]+"/g, '')).toBe(unknownAnswer.html.replace(/value="[^"]+"/g, ''));
     const mail = await mailTo(email, 'Reset your password');
-    const link = linkIn(mail);
+    const link = pathIn(mail);
     const reset = await new Browser(service.url).submit(link, link, { password: 'new password!' });
     expect([reset.status, reset.html.includes('every session of your account ended')]).toEqual([200, true]);
     expect((await elsewhere.request('/settings')).status).toBe(302);
@@ -155,11 +131,11 @@ describe('web accounts', () => {
     const username = newName();
     const browser = new Browser(service.url);
     await browser.submit('/signup', '/signup', { username, email: `${username}@example.test`, password: 'my secret pw' });
-    await browser.request(linkIn(await mailTo(`${username}@example.test`, 'Verify your e-mail address')));
+    await browser.request(pathIn(await mailTo(`${username}@example.test`, 'Verify your e-mail address')));
     const changed = await browser.submit('/settings', '/settings/email', { email: `${username}.new@example.test` });
     expect(changed.html).toContain('waiting for its link to be opened');
     expect(changed.html).toContain(`${username}@example.test`);
-    await browser.request(linkIn(await mailTo(`${username}.new@example.test`, 'Verify your e-mail address')));
+    await browser.request(pathIn(await mailTo(`${username}.new@example.test`, 'Verify your e-mail address')));
     const settings = await browser.request('/settings');
     expect(settings.html).toContain(`${username}.new@example.test`);
     expect(settings.html).not.toContain('waiting for its link');
