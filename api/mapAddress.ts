@@ -20,11 +20,10 @@ export async function lookUpMapAddress(db: Db, owner: string, shortName: string,
 }
 
 /**
- * Sends the browser on to a renamed map's address (302, not 301: a later map of the owner's may
+ * Sends the browser on to a renamed map's address (Koa's 302, not 301: a later map of the owner's may
  * take the old short name, and a permanent redirect would stay in browsers' caches), keeping the
  * file part and the query.
  */
-export function redirectToMoved(ctx: { redirect(url: string): void; status: number; querystring: string }, path: string, rest = ''): void {
-  ctx.status = 302;
+export function redirectToMoved(ctx: { redirect(url: string): void; querystring: string }, path: string, rest = ''): void {
   ctx.redirect(`${path}${rest}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
 }

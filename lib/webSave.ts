@@ -6,12 +6,12 @@ import { z } from 'zod';
 import { AppError } from './errors.js';
 import { rowOf, type FeatureRow } from './formats/featureRows.js';
 import { MAX_FEATURE_BYTES, featureTooLarge } from './geojson/sizeLimits.js';
-import { parseDocumentHead, parseFeatureAt, type DocumentHead, type GroupId, type MapFeature, type MapGroup } from './geojson/model.js';
+import { parseDocumentHead, parseFeatureAt, parseFeatureId, type DocumentHead, type GroupId, type MapFeature, type MapGroup } from './geojson/model.js';
 
 /** At most this many features change in one save (a bigger change is an import). */
 export const MAX_SAVED_FEATURES = 50_000;
 
-const featureId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const featureId = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const groupId = z.union([z.number().int(), z.string().min(1).max(200)]);
 
 export const webSaveSchema = z.strictObject({
@@ -70,14 +70,14 @@ export function parseWebSave(body: unknown): WebSaveRequest {
  * The groups after the save: the editor's list in its order, then the groups others added
  * meanwhile (neither in the editor's list nor deleted by it), at the end.
  */
-export function mergedGroups(current: readonly MapGroup[], mine: readonly unknown[], deleted: readonly GroupId[]): unknown[] {
+function mergedGroups(current: readonly MapGroup[], mine: readonly unknown[], deleted: readonly GroupId[]): unknown[] {
   const listed = new Set(mine.map((group) => (group && typeof group === 'object' ? (group as { id?: unknown }).id : undefined)));
   const gone = new Set<unknown>(deleted);
   return [...mine, ...current.filter((group) => !listed.has(group.id) && !gone.has(group.id))];
 }
 
 const featureText = (feature: MapFeature): string => {
-  const text = JSON.stringify({ type: 'Feature', id: feature.id, geometry: feature.geometry, properties: feature.properties });
+  const text = JSON.stringify(feature);
   if (Buffer.byteLength(text) > MAX_FEATURE_BYTES) throw featureTooLarge(`feature ${feature.id}`);
   return text;
 };
@@ -100,18 +100,16 @@ export function planWebSave(request: WebSaveRequest, current: { head: string; ne
   const upsert: FeatureRow[] = [];
   const changedIds: number[] = [];
   request.features.changed.forEach((input, index) => {
-    const raw = input as { id?: unknown };
-    const id = featureId.safeParse(raw?.id);
-    if (!id.success) invalid(`changed item ${index} has no valid "id"`);
-    const feature = parseFeatureAt(input, index, id.data!, groupIds);
+    const id = parseFeatureId((input as { id?: unknown } | null)?.id, index);
+    if (id < 0) invalid(`changed item ${index} has no "id"`);
+    const feature = parseFeatureAt(input, index, id, groupIds);
     changedIds.push(feature.id);
     upsert.push(rowOf(feature, featureText(feature)));
   });
   const ids: Record<string, number> = {};
   let next = current.nextFeatureId;
   request.features.added.forEach((entry, index) => {
-    const feature = parseFeatureAt(entry.feature, index, next, groupIds);
-    feature.id = next++;
+    const feature = parseFeatureAt(entry.feature, index, next++, groupIds);
     ids[entry.key] = feature.id;
     upsert.push(rowOf(feature, featureText(feature)));
   });

@@ -1,5 +1,5 @@
-// What the web routes share about forms: the posted fields, the HTTP status of each refusal, the
-// logged-in viewer.
+// What the web routes share about forms: the posted fields, the HTTP status of each refusal (forms
+// and the editor's JSON requests alike), the logged-in viewer.
 import type { Context, Next } from 'koa';
 import type { ErrorCode } from '../../lib/errors.js';
 import type { WebState } from './session.js';
@@ -11,6 +11,13 @@ export const STATUS: Partial<Record<ErrorCode, number>> = {
   username_taken: 409,
   email_taken: 409,
   rate_limited: 429,
+  invalid_geojson: 400,
+  invalid_json: 400,
+  permission_denied: 403,
+  map_not_found: 404,
+  file_too_large: 413,
+  map_too_large: 413,
+  server_busy: 503,
 };
 
 /** The form's fields as strings ('' when missing or not text). */

@@ -15,10 +15,10 @@ import { findProviderKey } from '../../db/providerKeys.js';
 import { maySee, visibleToAnyone } from '../../lib/access.js';
 import { basemapById } from '../../lib/basemaps.js';
 import { rasterBasemapStyle } from '../../lib/basemapStyles.js';
-import { chooseBrowserBasemap, type BrowserBasemap, type Fallback } from '../../lib/browserBasemap.js';
+import { chooseBrowserBasemap, type Fallback } from '../../lib/browserBasemap.js';
 import type { Config } from '../../lib/config.js';
 import type { MapRecord } from '../../lib/maps.js';
-import { sniffFormat } from '../../lib/media/sniff.js';
+import { sniffFormat, sniffOther } from '../../lib/media/sniff.js';
 import { fetchTiles, TileKeyRefusedError, TileProviderUnreachableError } from '../../lib/render/tileFetch.js';
 import type { TileSettings } from '../../lib/render/xyzBackground.js';
 import { notFound } from '../fileAnswer.js';
@@ -32,26 +32,25 @@ export interface MapBasemapDeps {
 
 type MapOfBasemap = Pick<MapRecord, 'id' | 'ownerId' | 'basemap'>;
 
-/** The key a commercial basemap is drawn with for the map: its owner's, else the service's; undefined for none. */
-async function keyFor(deps: MapBasemapDeps, map: MapOfBasemap, shown: BrowserBasemap): Promise<string | undefined> {
-  if (shown.kind !== 'tiles' || !shown.basemap.providerKind) return undefined;
-  if (shown.keyOf === 'service') return deps.config.serviceProviderKeys[shown.basemap.providerKind];
-  return findProviderKey(deps.db, map.ownerId, shown.basemap.providerKind);
-}
-
+/**
+ * What the browser shows the map on (lib/browserBasemap.ts), and the key its tiles are fetched
+ * with when it is a commercial basemap: its owner's (read once here), else the service's.
+ */
 async function decide(deps: MapBasemapDeps, map: MapOfBasemap, view: { viewsToday: number; classicUntil: Date | null } | undefined) {
-  const basemap = basemapById(map.basemap);
-  const kind = basemap?.providerKind ?? null;
-  const ownerHasKey = kind ? (await findProviderKey(deps.db, map.ownerId, kind)) !== undefined : false;
-  return chooseBrowserBasemap({
+  const kind = basemapById(map.basemap)?.providerKind ?? null;
+  const ownerKey = kind ? await findProviderKey(deps.db, map.ownerId, kind) : undefined;
+  const serviceKey = kind ? deps.config.serviceProviderKeys[kind] : undefined;
+  const choice = chooseBrowserBasemap({
     basemapId: map.basemap,
-    ownerHasKey,
-    serviceHasKey: kind ? deps.config.serviceProviderKeys[kind] !== undefined : false,
+    ownerHasKey: ownerKey !== undefined,
+    serviceHasKey: serviceKey !== undefined,
     classicUntil: view ? view.classicUntil : kind ? await findClassicUntil(deps.db, map.id) : null,
     ...(view ? { viewsToday: view.viewsToday } : {}),
     limit: deps.config.heavyTrafficViews,
     now: new Date(),
   });
+  const key = choice.shown.kind === 'tiles' ? (choice.shown.keyOf === 'owner' ? ownerKey : serviceKey) : undefined;
+  return { ...choice, key };
 }
 
 /**
@@ -66,8 +65,7 @@ export async function viewedMapBasemap(deps: MapBasemapDeps, map: MapOfBasemap):
   return { styleUrl: `/basemaps/${shown.id}/style.json`, ...(shown.fallback ? { fallback: shown.fallback } : {}) };
 }
 
-const TILE_TYPES = { png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif' } as const;
-const isWebp = (bytes: Buffer): boolean => bytes.length > 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP';
+const TILE_TYPES: Partial<Record<string, string>> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
 
 export function mountMapBasemap(router: Router, deps: MapBasemapDeps): void {
   const viewerId = viewerIdOf(deps.db);
@@ -78,11 +76,14 @@ export function mountMapBasemap(router: Router, deps: MapBasemapDeps): void {
     const userId = await viewerId(ctx);
     const found = Number.isSafeInteger(id) && id > 0 ? await findMapWithRole(deps.db, id, userId ?? 0) : undefined;
     if (!found || !maySee(found, userId)) return notFound(ctx, 'map_not_found', 'There is no such map, or you may not see it.');
-    const { shown } = await decide(deps, found.map, undefined);
-    const key = await keyFor(deps, found.map, shown);
-    if (shown.kind !== 'tiles' || !key) return notFound(ctx, 'basemap_not_found', 'This map is not shown on a commercial basemap at the moment; reload its page.');
+    const { shown, key } = await decide(deps, found.map, undefined);
+    const basemap = shown.kind === 'tiles' ? shown.basemap : undefined;
+    if (!key || basemap?.drawing.type !== 'xyz' || !basemap.providerKind) {
+      return notFound(ctx, 'basemap_not_found', 'This map is not shown on a commercial basemap at the moment; reload its page.');
+    }
     ctx.set('Cache-Control', visibleToAnyone(found.map) ? 'public, max-age=3600' : 'private, max-age=3600');
-    return { map: found.map, basemap: shown.basemap, key };
+    const drawing = deps.tiles.urlOverride ? { ...basemap.drawing, url: deps.tiles.urlOverride } : basemap.drawing;
+    return { map: found.map, basemap, source: { id: basemap.id, providerKind: basemap.providerKind, drawing }, key };
   }
 
   router.get('/maps/:id/basemap/style.json', async (ctx) => {
@@ -95,15 +96,12 @@ export function mountMapBasemap(router: Router, deps: MapBasemapDeps): void {
     const [z, x, y] = [ctx.params.z, ctx.params.x, ctx.params.y].map((part) => (/^\d{1,9}$/.test(part ?? '') ? Number(part) : NaN)) as [number, number, number];
     const shown = await shownWithTiles(ctx);
     if (!shown) return;
-    const { basemap, key } = shown;
-    if (basemap.drawing.type !== 'xyz' || !basemap.providerKind) return;
-    const drawing = deps.tiles.urlOverride ? { ...basemap.drawing, url: deps.tiles.urlOverride } : basemap.drawing;
-    const tile = { z, x, y };
-    const inRange = [z, x, y].every(Number.isInteger) && z <= drawing.maxZoom && x < 2 ** z && y < 2 ** z;
+    const { basemap, source, key } = shown;
+    const inRange = [z, x, y].every(Number.isInteger) && z <= source.drawing.maxZoom && x < 2 ** z && y < 2 ** z;
     if (!inRange) return notFound(ctx, 'basemap_not_found', `There is no tile ${ctx.params.z}/${ctx.params.x}/${ctx.params.y} in this basemap.`);
     let result;
     try {
-      [result] = await fetchTiles({ id: basemap.id, providerKind: basemap.providerKind, drawing }, key, [tile], {
+      [result] = await fetchTiles(source, key, [{ z, x, y }], {
         timeoutMs: deps.tiles.timeoutMs,
         cache: deps.tiles.cache,
         ...(deps.tiles.fetch ? { fetch: deps.tiles.fetch } : {}),
@@ -123,8 +121,8 @@ export function mountMapBasemap(router: Router, deps: MapBasemapDeps): void {
       throw error;
     }
     if (!result?.bytes) return notFound(ctx, 'basemap_not_found', `The provider has no tile ${z}/${x}/${y} of this basemap.`);
-    const format = sniffFormat(result.bytes);
-    ctx.type = format ? TILE_TYPES[format] : isWebp(result.bytes) ? 'image/webp' : 'application/octet-stream';
+    // fetchTiles keeps PNG, JPEG and WebP only.
+    ctx.type = TILE_TYPES[sniffFormat(result.bytes) ?? sniffOther(result.bytes) ?? ''] ?? 'application/octet-stream';
     ctx.body = result.bytes;
   });
 }

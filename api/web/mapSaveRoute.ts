@@ -17,7 +17,7 @@ import { checkMapBytes } from '../../lib/geojson/sizeLimits.js';
 import { parseWebSave, planWebSave } from '../../lib/webSave.js';
 import type { JobGateway } from '../jobs.js';
 import { asAppError } from '../middleware/errors.js';
-import { viewerOf } from './forms.js';
+import { STATUS, viewerOf } from './forms.js';
 import { checkJsonRequest } from './security.js';
 
 export interface MapSaveDeps {
@@ -27,17 +27,6 @@ export interface MapSaveDeps {
   log?: (message: string, error: unknown) => void;
 }
 
-const HTTP_STATUS: Partial<Record<string, number>> = {
-  invalid_arguments: 400,
-  invalid_geojson: 400,
-  invalid_json: 400,
-  file_too_large: 413,
-  server_busy: 503,
-  map_too_large: 413,
-  permission_denied: 403,
-  map_not_found: 404,
-};
-
 /** Failures as JSON with their HTTP status (the body's parsing and the database's refusals too). */
 async function jsonErrors(ctx: Context, next: Next): Promise<void> {
   try {
@@ -45,7 +34,7 @@ async function jsonErrors(ctx: Context, next: Next): Promise<void> {
   } catch (caught) {
     const error = asAppError(caught);
     if (!error) throw caught;
-    ctx.status = HTTP_STATUS[error.code] ?? 400;
+    ctx.status = STATUS[error.code] ?? 400;
     ctx.body = { error: error.message, error_code: error.code };
   }
 }

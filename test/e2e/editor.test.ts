@@ -82,29 +82,22 @@ describe('the map editor in Chromium', () => {
     await page.getByRole('button', { name: 'Colour #e7298a' }).click();
     await page.getByRole('button', { name: 'Done' }).click();
 
-    // A line: three clicks, the last one again to finish.
-    await page.getByRole('button', { name: /Draw a line/ }).click();
-    for (const [fx, fy] of [[0.4, 0.3], [0.5, 0.35], [0.6, 0.3]] as const) {
-      await page.mouse.click(...at(fx, fy));
-      await page.waitForTimeout(150);
-    }
-    await page.mouse.click(...at(0.6, 0.3));
-    await expect.poll(() => page.getByRole('heading', { name: 'New item' }).count()).toBe(1);
-    await page.getByLabel('Title').fill('Walk');
-    await page.getByLabel('Title').press('Tab');
-    await page.getByRole('button', { name: 'Done' }).click();
-
-    // An area: four corners, then the first again to close it.
-    await page.getByRole('button', { name: /Draw an area/ }).click();
-    for (const [fx, fy] of [[0.45, 0.6], [0.6, 0.6], [0.6, 0.75], [0.45, 0.75]] as const) {
-      await page.mouse.click(...at(fx, fy));
-      await page.waitForTimeout(150);
-    }
-    await page.mouse.click(...at(0.45, 0.6));
-    await expect.poll(() => page.getByRole('heading', { name: 'New item' }).count()).toBe(1);
-    await page.getByLabel('Title').fill('Meadow');
-    await page.getByLabel('Title').press('Tab');
-    await page.getByRole('button', { name: 'Done' }).click();
+    /** Draws with a tool, clicking at each place and then at `finishAt`, and names the new item. */
+    const drawAndName = async (tool: RegExp, places: (readonly [number, number])[], finishAt: readonly [number, number], title: string) => {
+      await page.getByRole('button', { name: tool }).click();
+      for (const [fx, fy] of places) {
+        await page.mouse.click(...at(fx, fy));
+        await page.waitForTimeout(150);
+      }
+      await page.mouse.click(...at(...finishAt));
+      await expect.poll(() => page.getByRole('heading', { name: 'New item' }).count()).toBe(1);
+      await page.getByLabel('Title').fill(title);
+      await page.getByLabel('Title').press('Tab');
+      await page.getByRole('button', { name: 'Done' }).click();
+    };
+    // A line: three clicks, the last one again to finish; an area: four corners, then the first again.
+    await drawAndName(/Draw a line/, [[0.4, 0.3], [0.5, 0.35], [0.6, 0.3]], [0.6, 0.3], 'Walk');
+    await drawAndName(/Draw an area/, [[0.45, 0.6], [0.6, 0.6], [0.6, 0.75], [0.45, 0.75]], [0.45, 0.6], 'Meadow');
     await page.waitForTimeout(300); // the drawing's handles leave with the next frame
     await page.screenshot({ path: `${SHOTS}/editor-drawn.png` });
     expect(await accessibilityViolations(page)).toEqual([]);

@@ -31,11 +31,11 @@ export function isEditable(geometry: { type: string } | null | undefined): geome
 
 /**
  * terra-draw on `map` (a MapLibre map). `onDrawn` gets each new shape when it is finished (it then
- * leaves the drawing: the caller adds it to the map's layer). New shapes get ids below `firstNewId`,
+ * leaves the drawing: the caller adds it to the map's layer). New shapes get ids -1, -2, …,
  * counting down, so they never meet a saved feature's id.
  */
-export function createDrawing(map: unknown, onDrawn: (id: number, geometry: EditableGeometry) => void, firstNewId = -1): Drawing {
-  let nextId = firstNewId;
+export function createDrawing(map: unknown, onDrawn: (id: number, geometry: EditableGeometry) => void): Drawing {
+  let nextId = -1;
   const draw = new TerraDraw({
     adapter: new TerraDrawMapLibreGLAdapter({ map, prefixId: 'drawing' }),
     idStrategy: { isValidId: (id: string | number) => typeof id === 'number' && Number.isInteger(id), getId: () => nextId-- },

@@ -23,8 +23,6 @@ export interface MapView {
   removeFeatures(ids: number[]): void;
   /** Drawing and shape editing (terra-draw); `onDrawn` gets each new shape when it is finished. */
   startDrawing(onDrawn: (id: number, geometry: EditableGeometry) => void): Drawing;
-  /** The map's centre, [lon, lat]. */
-  center(): [number, number];
   /** Moves to the feature and reports it as clicked. */
   focus(id: number): void;
   onSelect(listener: (feature: MapFeature, at: [number, number]) => void): void;
@@ -54,12 +52,13 @@ function anchorOf(feature: MapFeature): [number, number] | undefined {
   return bounds[0] === Infinity ? undefined : [(bounds[0] + bounds[2]) / 2, (bounds[1] + bounds[3]) / 2];
 }
 
-const MARKER_ID = /^[A-Za-z0-9_-]{4,64}$/;
+/** The form of an uploaded image's or marker's id (the popup's photo, a point's custom marker). */
+export const MEDIA_ID = /^[A-Za-z0-9_-]{4,64}$/;
 
 /** The map image a point shows: a custom marker (`marker_id`), a built-in Maki icon (`marker-symbol`), or none. */
 function iconOf(properties: Record<string, unknown> | null): string {
   const markerId = properties?.marker_id;
-  if (typeof markerId === 'string' && MARKER_ID.test(markerId)) return `marker-${markerId}`;
+  if (typeof markerId === 'string' && MEDIA_ID.test(markerId)) return `marker-${markerId}`;
   const symbol = properties?.['marker-symbol'];
   return typeof symbol === 'string' ? `maki-${symbol.replace(/-(11|15)$/, '')}` : '';
 }
@@ -73,7 +72,7 @@ function loadIcons(map: MapLibreMap): void {
     if (map.hasImage(id)) return;
     const marker = /^marker-(.+)$/.exec(id)?.[1];
     const name = id.replace(/^maki-/, '');
-    if (marker ? !MARKER_ID.test(marker) : !/^[a-z0-9-]+$/.test(name)) return;
+    if (marker ? !MEDIA_ID.test(marker) : !/^[a-z0-9-]+$/.test(name)) return;
     const image = marker ? new Image() : new Image(30, 30);
     image.src = marker ? `/markers/${marker}/s64.png` : `/assets/maki/${name}.svg`;
     try {
@@ -157,10 +156,6 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
     },
     startDrawing(onDrawn) {
       return createDrawing(map, onDrawn);
-    },
-    center() {
-      const { lng, lat } = map.getCenter();
-      return [lng, lat];
     },
     focus(id) {
       const feature = byId.get(id);

@@ -4,7 +4,7 @@
 // player, other addresses as a link).
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
-import type { MapFeature } from './mapAdapter.js';
+import { MEDIA_ID, type MapFeature } from './mapAdapter.js';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
 const webAddress = (value: string): string | undefined => {
@@ -48,7 +48,7 @@ export function popupContent(feature: MapFeature): HTMLElement {
   const properties = feature.properties ?? {};
   const box = element('div', { class: 'popup' });
   const image = properties.image as { id?: unknown; avg_color?: unknown; tip_color?: unknown } | undefined;
-  if (image && typeof image.id === 'string' && /^[A-Za-z0-9_-]{4,64}$/.test(image.id)) {
+  if (image && typeof image.id === 'string' && MEDIA_ID.test(image.id)) {
     const size = window.devicePixelRatio > 1 ? 's1024' : 's512';
     const photo = element('img', { src: `/images/${image.id}/${size}`, alt: text(properties.title) || 'Photo', loading: 'lazy' });
     if (typeof image.avg_color === 'string' && /^#[0-9a-f]{6}$/i.test(image.avg_color)) photo.style.background = image.avg_color;
