@@ -180,6 +180,18 @@ describe('web saves', () => {
     expect(titles(await documentOf(me.key, map.id))).toEqual(['One', 'Two', 'Three']);
   });
 
+  it('changes and deletes a feature whose id is 0, as the API allows ids from 0', async () => {
+    const me = await account();
+    const geojson = { type: 'FeatureCollection', features: [{ ...point(1, 1, { title: 'Zero' }), id: 0 }, { ...point(2, 2, { title: 'One' }), id: 1 }] };
+    const map = await service.send('map/upload', me.key, { file_type: 'geojson', visibility: 'private' }, JSON.stringify(geojson));
+    const revision = Number((await service.db('maps').where({ id: map.id }).first('revision')).revision);
+    const renamed = await save(me.browser, map.id as number, { revision, features: { changed: [{ ...point(1, 1, { title: 'Zero again' }), id: 0 }] } });
+    expect(renamed.answer).toMatchObject({ saved: true, counts: { changed: 1 } });
+    const removed = await save(me.browser, map.id as number, { revision: revision + 1, features: { deleted: [0] } });
+    expect(removed.answer).toMatchObject({ saved: true, counts: { deleted: 1 } });
+    expect(titles(await documentOf(me.key, map.id as number))).toEqual(['One']);
+  });
+
   it('refuses bad input with a clear error and saves nothing', async () => {
     const me = await account();
     const map = await newMap(me.key);
