@@ -206,6 +206,11 @@ describe('the map editor in Chromium', () => {
     expect(await page.getByRole('button', { name: 'Stop editing' }).getAttribute('aria-pressed')).toBe('true');
     await page.screenshot({ path: `${SHOTS}/editor-new-map.png` });
     expect(await accessibilityViolations(page)).toEqual([]);
+    // On a phone: the toolbar wraps inside the map, nothing wider than the screen.
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${SHOTS}/editor-new-map-375.png`, fullPage: true });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
     await context.close();
   });
 
