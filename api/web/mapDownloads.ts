@@ -2,9 +2,10 @@
 // session), as attachments named after its short name:
 //   {map url}/download.geojson   the document as map/get has it (full fidelity)
 //   {map url}/download.csv       its points in the table import's columns (lib/formats/export/table.ts)
+//   {map url}/download.xlsx      the same table as an Excel workbook (export/xlsx.ts)
 //   {map url}/download.kml       everything, groups as folders, colours as styles (export/kml.ts)
 //   {map url}/download.gpx       points as waypoints, lines as tracks (export/gpx.ts)
-// X-Shapes-Left-Out says how many items the format cannot hold (CSV: lines and areas; GPX: areas).
+// X-Shapes-Left-Out says how many items the format cannot hold (CSV, XLSX: lines and areas; GPX: areas).
 // An address from before a rename redirects, as the page does.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
@@ -14,6 +15,7 @@ import { visibleToAnyone } from '../../lib/access.js';
 import { gpxOfMap } from '../../lib/formats/export/gpx.js';
 import { kmlOfMap } from '../../lib/formats/export/kml.js';
 import { csvOfTable, pointTable } from '../../lib/formats/export/table.js';
+import { xlsxOfTable } from '../../lib/formats/export/xlsx.js';
 import type { MapFeature, MapGroup } from '../../lib/geojson/model.js';
 import { notFound } from '../fileAnswer.js';
 import { lookUpMapAddress, redirectToMoved } from '../mapAddress.js';
@@ -34,7 +36,7 @@ async function documentText(db: Db, mapId: number): Promise<string | undefined> 
 export function mountMapDownloads(router: Router, db: Db, publicUrl: string): void {
   const viewerId = viewerIdOf(db);
 
-  const download = (extension: 'geojson' | 'csv' | 'kml' | 'gpx') => async (ctx: Context) => {
+  const download = (extension: 'geojson' | 'csv' | 'xlsx' | 'kml' | 'gpx') => async (ctx: Context) => {
     const address = await lookUpMapAddress(db, ctx.params.owner ?? '', ctx.params.shortName ?? '', await viewerId(ctx));
     if (address.kind === 'moved') return redirectToMoved(ctx, address.path, `/download.${extension}`);
     const text = address.kind === 'map' ? await documentText(db, address.found.map.id) : undefined;
@@ -63,12 +65,18 @@ export function mountMapDownloads(router: Router, db: Db, publicUrl: string): vo
     }
     const table = pointTable(document.features, document.groups ?? [], publicUrl);
     ctx.set('X-Shapes-Left-Out', String(table.shapesLeftOut));
+    if (extension === 'xlsx') {
+      ctx.type = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+      ctx.body = await xlsxOfTable(table);
+      return;
+    }
     ctx.type = 'text/csv; charset=utf-8';
     ctx.body = csvOfTable(table);
   };
 
   router.get('/:owner/:shortName/download.geojson', download('geojson'));
   router.get('/:owner/:shortName/download.csv', download('csv'));
+  router.get('/:owner/:shortName/download.xlsx', download('xlsx'));
   router.get('/:owner/:shortName/download.kml', download('kml'));
   router.get('/:owner/:shortName/download.gpx', download('gpx'));
 }

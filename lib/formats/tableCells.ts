@@ -13,16 +13,32 @@ export function cleanText(text: string): string {
   return withoutLoneSurrogates(text.indexOf('\u0000') === -1 ? text : text.replaceAll('\u0000', ''));
 }
 
-/** The text of a cell, trimmed and cleaned; '' for an empty cell. */
-/** A cell the download wrote with an apostrophe so spreadsheets would not run it as a formula. */
-const ESCAPED_FORMULA = /^'[=+\-@\t\r]/;
+/**
+ * Text a spreadsheet would run as a formula (CWE-1236): it starts with =, +, -, @, tab or carriage
+ * return, or the full-width =, +, - and @ some spreadsheets also take. The downloads (CSV and
+ * XLSX, export/table.ts) write such a cell with one more apostrophe in front, and the table import
+ * takes one off again. Apostrophes already in front count: a title that really starts with `'=`
+ * is written `''=` and comes back as it was.
+ */
+const FORMULA_START = /^'*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 
+/** The text as a download writes it: with a leading apostrophe when it looks like a formula. */
+export function neutraliseFormula(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/** The text a download neutralised, as it was (one apostrophe off); other text as it is. */
+function restoreFormula(text: string): string {
+  return text.charCodeAt(0) === 0x27 && FORMULA_START.test(text.slice(1)) ? text.slice(1) : text;
+}
+
+/** The text of a cell, trimmed and cleaned (a neutralised formula restored); '' for an empty cell. */
 export function textOfCell(cell: TableCell): string {
   if (cell === null || cell === undefined) return '';
   if (typeof cell === 'string') {
     const trimmed = cell.trim();
     if (trimmed === '') return '';
-    return cleanText(ESCAPED_FORMULA.test(trimmed) ? trimmed.slice(1) : trimmed);
+    return cleanText(restoreFormula(trimmed));
   }
   if (typeof cell === 'number') return Number.isFinite(cell) ? String(cell) : '';
   return cell ? 'TRUE' : 'FALSE';

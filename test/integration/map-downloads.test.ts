@@ -1,7 +1,8 @@
-// A map's downloads: GeoJSON (what map/get has), CSV of its points in the table import's columns —
-// imported back as a new map, the same points with the same titles, groups, colours, icons,
-// visibility, images and extra columns; formulas neutralised in the file and restored by the
+// A map's downloads: GeoJSON (what map/get has), CSV and XLSX of its points in the table import's
+// columns — imported back as a new map, the same points with the same titles, groups, colours,
+// icons, visibility, images and extra columns; formulas neutralised in the file and restored by the
 // import; lines and areas counted as left out; access as the page's; renamed addresses redirect.
+import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +29,7 @@ describe('map downloads', () => {
       features: [
         { type: 'Feature', geometry: { type: 'Point', coordinates: [2.3522, 48.8566] }, properties: { title: '=HYPERLINK("http://evil")', description: 'Line one\nline "two", with a comma', group: 2, color: '#aa3300', 'marker-symbol': 'cafe', url: 'https://example.org', media_url: 'https://youtu.be/x', rating: 4, cuisine: 'French' } },
         { type: 'Feature', geometry: { type: 'Point', coordinates: [-0.1276, 51.5072] }, properties: { title: '-5 degrees', visible: false, group: 1, image: { id: image.image_id } } },
-        { type: 'Feature', geometry: { type: 'Point', coordinates: [13.405, 52.52] }, properties: { title: '@mention +1' } },
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [13.405, 52.52] }, properties: { title: '@mention +1', description: '=1+1\nsecond line' } },
         { type: 'Feature', geometry: { type: 'LineString', coordinates: [[0, 0], [1, 1]] }, properties: { title: 'A line' } },
       ],
     };
@@ -46,6 +47,8 @@ describe('map downloads', () => {
     expect(rows[0]).toEqual(['lat', 'lon', 'title', 'description', 'group', 'url', 'color', 'visible', 'media_url', 'icon', 'service_image_url', 'rating', 'cuisine']);
     // A spreadsheet would run these as formulas: each starts with an apostrophe in the file.
     expect(rows.slice(1).map((row) => row[2])).toEqual([`'=HYPERLINK("http://evil")`, "'-5 degrees", "'@mention +1"]);
+    // …a formula followed by a line break too (papaparse's own escapeFormulae let it through).
+    expect(rows[3]![3]).toBe("'=1+1\nsecond line");
     expect(rows[1]!.slice(0, 2)).toEqual(['48.8566', '2.3522']);
     expect(rows[2]!.slice(0, 2)).toEqual(['51.5072', '-0.1276']);
     expect(rows[1]![4]).toBe('Food/Cafés');
@@ -65,7 +68,85 @@ describe('map downloads', () => {
     expect(groupTitle(groupTitle(cafe!.properties.group)?.parent)?.title).toBe('Food');
     expect(london!.properties).toMatchObject({ title: '-5 degrees', visible: false, image: { id: image.image_id } });
     expect(groupTitle(london!.properties.group)?.title).toBe('Food');
-    expect(berlin!.properties.title).toBe('@mention +1');
+    expect(berlin!.properties).toMatchObject({ title: '@mention +1', description: '=1+1\nsecond line' });
+  });
+
+  it('gives the same table as XLSX — bold frozen header, numbers as numbers, text as text — that imports back to the same points', async () => {
+    const user = await service.newUser();
+    const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#4060a0' } }).jpeg().toBuffer();
+    const image = await service.send('image/upload', user.key, { file_type: 'jpg' }, photo);
+    expect(image.error).toBeUndefined();
+    const geojson = {
+      type: 'FeatureCollection',
+      groups: [{ id: 1, title: 'Food' }, { id: 2, title: 'Cafés', parent: 1 }, { id: 3, title: '=Tricky' }],
+      features: [
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [2.3522, 48.8566] }, properties: { title: '=HYPERLINK("http://evil")', description: 'Line one\r\nline <two> & "three"\u0001, _x0041_ stays', group: 2, color: '#aa3300', 'marker-symbol': 'cafe', url: 'https://example.org/?a=1&b=2', media_url: 'https://youtu.be/x', rating: 4, cuisine: 'French', open: true } },
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [-0.1276, 51.5072] }, properties: { title: "'=already quoted", visible: false, group: 1, image: { id: image.image_id }, rating: -2.5 } },
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [13.405, 52.52] }, properties: { title: '＝SUM(A1)', description: '=1+1\nsecond line', group: 3, cuisine: '+49 30' } },
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [139.6917, 35.6895] }, properties: { title: '東京 \t@home', 'marker-symbol': 'rail', color: '#0055ff' } },
+        { type: 'Feature', geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] }, properties: { title: 'An area' } },
+      ],
+    };
+    const map = await service.send('map/upload', user.key, { file_type: 'geojson', visibility: 'private', title: 'Workbook' }, JSON.stringify(geojson));
+    const path = new URL(map.url as string).pathname;
+    const auth = { authorization: `Token ${user.key}` };
+    const response = await fetch(`${service.url}${path}/download.xlsx`, { headers: auth });
+    expect([response.status, response.headers.get('content-type'), response.headers.get('content-disposition'), response.headers.get('x-shapes-left-out')]).toEqual([
+      200,
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      'attachment; filename="workbook.xlsx"',
+      '1',
+    ]);
+    const xlsx = Buffer.from(await response.arrayBuffer());
+
+    // Read by exceljs's own reader (not ours): one worksheet, header bold and frozen.
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx as unknown as ExcelJS.Buffer);
+    expect(book.worksheets.length).toBe(1);
+    const sheet = book.worksheets[0]!;
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(sheet.getRow(1).getCell(1).font?.bold).toBe(true);
+    expect(sheet.getRow(2).getCell(1).font?.bold).not.toBe(true);
+    // Numbers as numbers, text as text (never a formula), the same cells as the CSV download.
+    expect([sheet.getCell('A2').type, sheet.getCell('A2').value, sheet.getCell('B3').value]).toEqual([ExcelJS.ValueType.Number, 48.8566, -0.1276]);
+    expect([sheet.getCell('L3').type, sheet.getCell('L3').value]).toEqual([ExcelJS.ValueType.Number, -2.5]);
+    // Text is inline text (exceljs reads it as one run of rich text), never a formula.
+    expect([sheet.getCell('C2').type, sheet.getCell('C2').text]).toEqual([ExcelJS.ValueType.RichText, `'=HYPERLINK("http://evil")`]);
+    const cells: string[][] = [];
+    sheet.eachRow({ includeEmpty: true }, (row) => {
+      const texts: string[] = [];
+      for (let column = 1; column <= sheet.columnCount; column++) {
+        const cell = row.getCell(column);
+        expect([ExcelJS.ValueType.Number, ExcelJS.ValueType.RichText, ExcelJS.ValueType.Null]).toContain(cell.type);
+        texts.push(cell.type === ExcelJS.ValueType.Number ? String(cell.value) : cell.text);
+      }
+      cells.push(texts);
+    });
+    const csv = await (await fetch(`${service.url}${path}/download.csv`, { headers: auth })).text();
+    const csvRows = Papa.parse<string[]>(csv.replace(/^\uFEFF/, ''), { skipEmptyLines: true }).data;
+    expect(cells).toEqual(csvRows);
+    expect(cells[0]).toEqual(['lat', 'lon', 'title', 'description', 'group', 'url', 'color', 'visible', 'media_url', 'icon', 'service_image_url', 'rating', 'cuisine', 'open']);
+    expect(cells.slice(1).map((row) => row[2])).toEqual([`'=HYPERLINK("http://evil")`, "''=already quoted", "'＝SUM(A1)", '東京 \t@home']);
+    expect(cells.slice(1).map((row) => row[4])).toEqual(['Food/Cafés', 'Food', "'=Tricky", '']);
+
+    // Appended to an empty map as a spreadsheet: the same points back.
+    const back = await service.send('map/upload', user.key, { file_type: 'empty', visibility: 'private', title: 'Back' });
+    const appended = await service.send('map/append', user.key, { map_id: back.id, file_type: 'excel' }, xlsx);
+    expect(appended.error).toBeUndefined();
+    expect(appended.import).toEqual({ features: 4, skipped: [] });
+    const doc = (await service.call('map/get', user.key, { map_id: back.id })).geojson as { groups: { id: number; title: string; parent?: number }[]; features: Feature[] };
+    const group = (id: unknown) => doc.groups.find((g) => g.id === id);
+    const [cafe, london, berlin, tokyo] = doc.features;
+    expect(doc.features.map((f) => f.geometry.coordinates)).toEqual(geojson.features.slice(0, 4).map((f) => f.geometry.coordinates));
+    expect(cafe!.properties).toMatchObject({ ...geojson.features[0]!.properties, group: cafe!.properties.group, rating: '4', open: 'true' });
+    expect(group(cafe!.properties.group)?.title).toBe('Cafés');
+    expect(group(group(cafe!.properties.group)?.parent)?.title).toBe('Food');
+    expect(london!.properties).toMatchObject({ title: "'=already quoted", visible: false, image: { id: image.image_id }, rating: '-2.5' });
+    expect(group(london!.properties.group)?.title).toBe('Food');
+    expect(berlin!.properties).toMatchObject({ title: '＝SUM(A1)', description: '=1+1\nsecond line', cuisine: '+49 30' });
+    expect(group(berlin!.properties.group)?.title).toBe('=Tricky');
+    expect(tokyo!.properties).toMatchObject({ title: '東京 \t@home', 'marker-symbol': 'rail', color: '#0055ff' });
+    expect(tokyo!.properties.group).toBeUndefined();
   });
 
   it('gives KML that imports back to the same items: every geometry, groups as folders, colours, hidden items, extra properties', async () => {
@@ -82,6 +163,9 @@ describe('map downloads', () => {
     };
     const map = await service.send('map/upload', user.key, { file_type: 'geojson', visibility: 'public', title: 'Round <trip>', description: 'All of it' }, JSON.stringify(geojson));
     const path = new URL(map.url as string).pathname;
+    // The map page's Download section links every download.
+    const page = await (await fetch(`${service.url}${path}`)).text();
+    for (const file of ['download.geojson', 'download.csv', 'download.xlsx', 'download.kml', 'download.gpx', 'static.png']) expect(page).toContain(`href="${path}/${file}"`);
     const response = await fetch(`${service.url}${path}/download.kml`);
     expect([response.status, response.headers.get('content-type'), response.headers.get('content-disposition')]).toEqual([200, 'application/vnd.google-earth.kml+xml', `attachment; filename="${path.split('/').pop()}.kml"`]);
     const kml = await response.text();
@@ -138,8 +222,11 @@ describe('map downloads', () => {
     expect(((await mine.json()) as { features: Feature[] }).features[0]!.geometry.type).toBe('LineString');
     expect((await fetch(`${service.url}${path}/download.geojson`, { headers: { authorization: `Token ${other.key}` } })).status).toBe(404);
     expect((await fetch(`${service.url}${path}/download.csv`)).status).toBe(404);
+    expect((await fetch(`${service.url}${path}/download.xlsx`, { headers: { authorization: `Token ${other.key}` } })).status).toBe(404);
     await service.call('map/update', user.key, { map_id: map.id, short_name: 'moved-lines' });
     const moved = await fetch(`${service.url}${path}/download.csv`, { headers: { authorization: `Token ${user.key}` }, redirect: 'manual' });
     expect([moved.status, moved.headers.get('location')]).toEqual([302, `/${user.username}/moved-lines/download.csv`]);
+    const movedXlsx = await fetch(`${service.url}${path}/download.xlsx`, { headers: { authorization: `Token ${user.key}` }, redirect: 'manual' });
+    expect([movedXlsx.status, movedXlsx.headers.get('location')]).toEqual([302, `/${user.username}/moved-lines/download.xlsx`]);
   });
 });

@@ -1,12 +1,15 @@
-// A map's points as a table (the CSV download), in the columns the table import reads (table.ts),
-// so a download imports back to the same points: lat, lon, title, description, group (the group's
-// path, `Parent/Child`), url, color, visible, media_url, icon (`marker-symbol`), service_image_url
-// (the image's address on this service), then every other text, number or yes/no property in a
-// column of its own. Lines and areas have no place in a table of points: they are counted, for
-// the page to say so. Cells a spreadsheet would run as a formula (starting with =, +, -, @, tab or
-// carriage return) are written with a leading apostrophe, which the import takes off again.
+// A map's points as a table, the one both table downloads write (CSV here, XLSX in ./xlsx.ts), in
+// the columns the table import reads (../table.ts), so a download imports back to the same points:
+// lat, lon, title, description, group (the group's path, `Parent/Child`), url, color, visible,
+// media_url, icon (`marker-symbol`), service_image_url (the image's address on this service), then
+// every other text, number or yes/no property in a column of its own. Lines and areas have no
+// place in a table of points: they are counted, for the page to say so. The cells are the ones
+// the files hold: numbers stay numbers, and text a spreadsheet would run as a formula (starting
+// with =, +, -, @, tab or carriage return, or full-width =, +, -, @) has a leading apostrophe,
+// which the import takes off again (../tableCells.ts keeps the one rule for both directions).
 import Papa from 'papaparse';
 import type { GroupId, MapFeature, MapGroup, Point } from '../../geojson/model.js';
+import { neutraliseFormula } from '../tableCells.js';
 
 const KNOWN = ['lat', 'lon', 'title', 'description', 'group', 'url', 'color', 'visible', 'media_url', 'icon', 'service_image_url'] as const;
 
@@ -14,7 +17,9 @@ const KNOWN = ['lat', 'lon', 'title', 'description', 'group', 'url', 'color', 'v
 const NOT_EXTRA = new Set(['title', 'description', 'group', 'url', 'color', 'visible', 'media_url', 'marker-symbol', 'image', 'marker_id', 'lat', 'lon', 'icon', 'service_image_url']);
 
 export interface PointTable {
+  /** Column names, neutralised as the cells are. */
   header: string[];
+  /** One row per point: numbers, and text already neutralised ('' for an empty cell). */
   rows: (string | number)[][];
   /** Lines, areas and other shapes left out. */
   shapesLeftOut: number;
@@ -36,8 +41,13 @@ function groupPaths(groups: readonly MapGroup[]): Map<GroupId, string> {
   return paths;
 }
 
+/** Whether a property's value fits a cell: text, a finite number, yes/no. */
+const fitsACell = (value: unknown): value is string | number | boolean =>
+  typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+
+/** A property's value as the cell the files hold; undefined when a cell cannot hold it. */
 const cellOf = (value: unknown): string | number | undefined =>
-  typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? value : typeof value === 'boolean' ? String(value) : undefined;
+  !fitsACell(value) ? undefined : typeof value === 'string' ? neutraliseFormula(value) : typeof value === 'number' ? value : String(value);
 
 export function pointTable(features: Iterable<MapFeature>, groups: readonly MapGroup[], publicUrl: string): PointTable {
   const paths = groupPaths(groups);
@@ -51,21 +61,22 @@ export function pointTable(features: Iterable<MapFeature>, groups: readonly MapG
     }
     points.push(feature as MapFeature & { geometry: Point });
     for (const [key, value] of Object.entries(feature.properties)) {
-      if (!NOT_EXTRA.has(key) && !extras.has(key) && cellOf(value) !== undefined) extras.set(key, KNOWN.length + extras.size);
+      if (!NOT_EXTRA.has(key) && !extras.has(key) && fitsACell(value)) extras.set(key, KNOWN.length + extras.size);
     }
   }
-  const header = [...KNOWN, ...extras.keys()];
+  const header = [...KNOWN, ...[...extras.keys()].map(neutraliseFormula)];
   const rows = points.map((feature) => {
     const p = feature.properties;
     const [lon, lat] = feature.geometry.coordinates;
     const image = p.image as { id?: unknown } | undefined;
     const group = p.group === undefined || p.group === null ? undefined : paths.get(p.group as GroupId);
+    const path = group === undefined ? '' : neutraliseFormula(group);
     const row: (string | number)[] = [
       lat,
       lon,
       cellOf(p.title) ?? '',
       cellOf(p.description) ?? '',
-      group ?? '',
+      path,
       cellOf(p.url) ?? '',
       cellOf(p.color) ?? '',
       p.visible === false || p.visible === 0 ? 'false' : '',
@@ -79,7 +90,11 @@ export function pointTable(features: Iterable<MapFeature>, groups: readonly MapG
   return { header, rows, shapesLeftOut };
 }
 
-/** The table as CSV (RFC 4180, CRLF, UTF-8 with a byte order mark so spreadsheets read it as UTF-8). */
+/**
+ * The table as CSV (RFC 4180, CRLF, UTF-8 with a byte order mark so spreadsheets read it as UTF-8).
+ * Not papaparse's `escapeFormulae`: the cells are neutralised already, and its pattern misses a
+ * formula followed by a line break (`=1+1\nx` went out as it was).
+ */
 export function csvOfTable(table: PointTable): string {
-  return `\uFEFF${Papa.unparse({ fields: table.header, data: table.rows }, { escapeFormulae: true, newline: '\r\n' })}\r\n`;
+  return `\uFEFF${Papa.unparse({ fields: table.header, data: table.rows }, { newline: '\r\n' })}\r\n`;
 }

@@ -1,0 +1,64 @@
+// The editor's History, for a logged-in owner or editor of the map: GET /maps/{id}/versions (the
+// kept versions, newest first: who, when, what kind of change, how much), GET
+// /maps/{id}/versions/{version}/map.geojson (that version's document, for the preview) and POST
+// /maps/{id}/versions/{version}/restore (brings it back as a new version, same-origin with the
+// form token like a save; a new static image is asked for). db/mapVersions.ts puts versions
+// together from what each write changed.
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { listVersions, restoreVersion, versionContent } from '../../db/mapVersions.js';
+import { AppError } from '../../lib/errors.js';
+import { documentOpening, DOCUMENT_CLOSING } from '../../lib/formats/documentFile.js';
+import { checkMapBytes } from '../../lib/geojson/sizeLimits.js';
+import { jsonErrors, mapForEditor, refreshImageAfterEdit, type EditorDeps } from './editorAccess.js';
+import { checkJsonRequest } from './security.js';
+
+function versionId(ctx: Context): number {
+  const id = Number(ctx.params.version);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new AppError('invalid_arguments', 'A version is named by its number.');
+  return id;
+}
+
+const noVersion = () => new AppError('invalid_arguments', 'This map has no such version: it may be older than the versions kept.');
+
+export function mountMapVersions(router: Router, deps: EditorDeps): void {
+  router.get('/maps/:id/versions', jsonErrors, async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const { mapId } = await mapForEditor(deps.db, ctx, 'see the history of this map');
+    const versions = await listVersions(deps.db, mapId);
+    ctx.body = {
+      versions: versions.map((v) => ({
+        id: v.id,
+        revision: v.revision,
+        kind: v.kind,
+        saved_by: v.savedBy,
+        created_at: v.createdAt.toISOString(),
+        added: v.added,
+        changed: v.changed,
+        deleted: v.deleted,
+        feature_count: v.featureCount,
+        ...(v.restoredRevision !== null ? { restored_revision: v.restoredRevision } : {}),
+      })),
+    };
+  });
+
+  router.get('/maps/:id/versions/:version/map.geojson', jsonErrors, async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const { mapId } = await mapForEditor(deps.db, ctx, 'see the history of this map');
+    const content = await versionContent(deps.db, mapId, versionId(ctx));
+    if (!content) throw noVersion();
+    ctx.type = 'application/geo+json';
+    ctx.set('X-Map-Revision', String(content.revision));
+    ctx.body = documentOpening(content.head) + content.features + DOCUMENT_CLOSING;
+  });
+
+  router.post('/maps/:id/versions/:version/restore', checkJsonRequest(deps.config.publicUrl), jsonErrors, async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const { mapId, userId } = await mapForEditor(deps.db, ctx, 'restore a version of this map');
+    const outcome = await restoreVersion(deps.db, { mapId, versionId: versionId(ctx), userId, check: (after) => checkMapBytes(after.contentBytes) });
+    if (!outcome) throw noVersion();
+    if (!outcome.restored) throw new AppError('invalid_arguments', 'This version is the map as it is now: there is nothing to restore.');
+    const image = await refreshImageAfterEdit(deps, mapId);
+    ctx.body = { restored: true, revision: outcome.revision, added: outcome.added, changed: outcome.changed, deleted: outcome.deleted, image };
+  });
+}

@@ -1,0 +1,92 @@
+// The editor's History in Chromium: the versions listed (who, when, what), a version previewed on
+// the map (the tools wait meanwhile), a restore refused while changes are unsaved, then done: the
+// page comes back on the restored map, and map/get has it. Screenshots in test/e2e/screenshots/.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { startTestService, type TestService } from '../integration/harness.js';
+import { accessibilityViolations } from './accessibility.js';
+import { launchChromium, SHOTS } from './chromium.js';
+
+let service: TestService;
+let browser: Browser;
+
+beforeAll(async () => {
+  service = await startTestService({ renderWorker: false });
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+const point = (lon: number, lat: number, title: string) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [lon, lat] }, properties: { title } });
+
+describe('the editor History in Chromium', () => {
+  it('lists the versions, previews one and restores it', async () => {
+    const user = await service.newUser();
+    const map = await service.send('map/upload', user.key, { file_type: 'geojson', visibility: 'public', title: 'Walks' }, JSON.stringify({ type: 'FeatureCollection', features: [point(2, 48, 'Start'), point(3, 49, 'End')] }));
+    expect(map.error).toBeUndefined();
+    const appended = await service.send('map/append', user.key, { map_id: map.id, file_type: 'geojson' }, JSON.stringify({ type: 'FeatureCollection', features: [point(2.5, 48.5, 'Picnic')] }));
+    expect(appended.error).toBeUndefined();
+    const path = new URL(map.url as string).pathname;
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    await page.goto(`${service.url}/login`);
+    await page.getByLabel('Username or e-mail address').fill(user.username);
+    await page.getByLabel('Password').fill('correct horse');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    await page.goto(`${service.url}${path}?edit=1`);
+    await expect.poll(() => page.locator('.maplibregl-canvas').count(), { timeout: 20_000 }).toBe(1);
+
+    await page.getByRole('button', { name: /^History/ }).click();
+    const versions = page.locator('.history-panel .version');
+    await expect.poll(() => versions.count()).toBe(2);
+    expect(await versions.nth(0).textContent()).toMatch(new RegExp(`${user.username} \\(current\\)Imported: 1 item added\\. 3 items in the map\\.`));
+    expect(await versions.nth(1).textContent()).toContain('Created with 2 items. 2 items in the map.');
+
+    // Draw a point: with it unsaved, a restore is refused (it would be lost).
+    const box = (await page.locator('.maplibregl-canvas').boundingBox())!;
+    await page.getByRole('button', { name: 'Draw a point' }).click();
+    await page.mouse.click(box.x + box.width * 0.4, box.y + box.height * 0.5);
+    await expect.poll(() => page.locator('.editor-toolbar button.save').textContent()).toBe('Save (1)');
+
+    await page.getByRole('button', { name: /^Preview the version of/ }).click();
+    await expect.poll(() => page.locator('.history-message[role=status]').textContent()).toMatch(/The map shows the version of .* \(2 items\)\./);
+    // The tools wait while another version is shown.
+    expect(await page.getByRole('button', { name: 'Draw a point' }).isDisabled()).toBe(true);
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: `${SHOTS}/editor-history-preview.png` });
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Restore this version' }).click();
+    expect(await page.locator('.history-notice').textContent()).toBe('You have a change not saved: save or undo it before restoring a version.');
+
+    // Back to the map, the drawing undone, then restored for real.
+    await page.getByRole('button', { name: 'Back to the current map' }).click();
+    expect(await page.getByRole('button', { name: 'Draw a point' }).isDisabled()).toBe(false);
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => page.locator('.editor-toolbar button.save').textContent()).toBe('Saved');
+    await page.getByRole('button', { name: /^Preview the version of/ }).click();
+    await page.getByRole('button', { name: 'Restore this version' }).click();
+    // The page comes back on the restored map, tools on.
+    await expect.poll(() => page.locator('.item-list [data-item-id]').count(), { timeout: 20_000 }).toBe(2);
+    await expect.poll(() => page.getByRole('button', { name: 'Stop editing' }).count(), { timeout: 20_000 }).toBe(1);
+    const doc = (await service.call('map/get', user.key, { map_id: map.id })).geojson as { features: { properties: { title: string } }[] };
+    expect(doc.features.map((f) => f.properties.title)).toEqual(['Start', 'End']);
+    await page.getByRole('button', { name: /^History/ }).click();
+    await expect.poll(() => versions.count()).toBe(3);
+    expect(await versions.nth(0).textContent()).toMatch(/Restored the version of .*: 1 deleted\. 2 items in the map\./);
+    await page.screenshot({ path: `${SHOTS}/editor-history-restored.png` });
+
+    // At 375 px the History is in the side panel below the map, nothing wider than the screen.
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.locator('.history-panel').screenshot({ path: `${SHOTS}/editor-history-375.png` });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
