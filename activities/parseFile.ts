@@ -57,6 +57,7 @@ export function makeParseFile(deps: ActivityDeps, parsers: ParserPool) {
           media: references,
           sequentialIds: parsed.sequentialIds,
           name: parsed.name,
+          ...(parsed.format === undefined ? {} : { format: parsed.format }),
         };
       } finally {
         clearInterval(beat);

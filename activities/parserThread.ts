@@ -1,21 +1,24 @@
 // Runs in a parser thread (see parserPool.ts): one parser call, reading the uploaded file and
 // writing the document file (lib/formats/documentFile.ts) feature by feature. Every failure
 // becomes a plain message, because only structured-cloneable values cross the thread boundary.
+// With the file type 'guess' the format is first told from the content (lib/formats/guessFormat.ts).
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { AppError } from '../lib/errors.js';
 import { PARSERS } from '../lib/formats/index.js';
 import { FeatureFileWriter } from '../lib/formats/documentFile.js';
+import { guessFormat } from '../lib/formats/guessFormat.js';
 import { fileInput } from '../lib/formats/input.js';
 import { capSkipped } from '../lib/formats/skipped.js';
 import type { ExtractedMedia, ParseOptions } from '../lib/formats/types.js';
-import type { ImportFileType } from '../lib/jobContracts.js';
+import { GUESSED_FORMAT_FILE_TYPES, type GuessedFormat, type ImportFileType } from '../lib/jobContracts.js';
 import type { SkippedItem } from '../lib/formats/skipped.js';
 import type { MediaRefs } from '../lib/maps.js';
 
 export interface ParserTask {
-  fileType: ImportFileType;
+  /** 'guess': told by the file's content. */
+  fileType: ImportFileType | 'guess';
   /** The uploaded file. */
   inputFile: string;
   /** Where the document file goes (created empty by the caller). */
@@ -41,6 +44,8 @@ export type ParserThreadResult =
       references: MediaRefs;
       /** The name the file gives itself. */
       name?: string;
+      /** With the file type 'guess': the format found. */
+      format?: GuessedFormat;
     }
   | { ok: false; code: AppError['code']; message: string };
 
@@ -72,10 +77,12 @@ export async function parseInThread(task: ParserTask): Promise<ParserThreadResul
 }
 
 async function parse({ fileType, inputFile, outputFile, options }: ParserTask): Promise<ParserThreadResult> {
-  const parser = PARSERS[fileType];
   const writer = new FeatureFileWriter(outputFile);
   try {
-    const { document, skipped, media, name } = await parser(fileInput(inputFile), { ...options, sink: writer });
+    const input = fileInput(inputFile);
+    const format = fileType === 'guess' ? await guessFormat(input) : undefined;
+    const parser = PARSERS[format === undefined ? (fileType as ImportFileType) : GUESSED_FORMAT_FILE_TYPES[format]];
+    const { document, skipped, media, name } = await parser(input, { ...options, sink: writer });
     const { features: _none, ...head } = document;
     const { rowBytes, featureBytes } = writer.finish(head);
     return {
@@ -90,6 +97,7 @@ async function parse({ fileType, inputFile, outputFile, options }: ParserTask): 
       imageIds: [...writer.imagesToResolve],
       references: writer.references(),
       name: name?.trim().slice(0, 500) || undefined,
+      ...(format === undefined ? {} : { format }),
     };
   } catch (error) {
     writer.abandon();

@@ -2,15 +2,16 @@
 // streaming: a declared Content-Length over the cap is refused before reading, and a body is
 // cut off at the first byte past it. A compressed body (Content-Encoding) is decoded on the way
 // and the cap counts decoded bytes (requestBody.ts). Nothing is buffered in memory; the bytes
-// are hashed as they pass, so a repeated Idempotency-Key can be told from a reused one.
+// are hashed as they pass, so a repeated Idempotency-Key can be told from a reused one. The web
+// editor's Import streams a multipart form's file part the same way (api/web/formFile.ts).
 import { createHash } from 'node:crypto';
-import { Transform } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import type { Context } from 'koa';
 import { BlobTooLargeError, REQUEST_PREFIXES, type BlobStore, type StoredBlob } from '../lib/blobs/blobStore.js';
 import { AppError } from '../lib/errors.js';
 import { BodyEncodingError, contentEncoding, decodedBody, through } from './requestBody.js';
 
-function tooLarge(ctx: Context, maxBytes: number): AppError {
+export function tooLarge(ctx: Context, maxBytes: number): AppError {
   // The rest of the body is not read: close the connection after answering.
   ctx.set('Connection', 'close');
   const mb = maxBytes / (1024 * 1024);
@@ -29,6 +30,14 @@ export async function receiveFile(ctx: Context, blobs: BlobStore, maxBytes: numb
   const identity = contentEncoding(ctx) === 'identity';
   if (identity && maxBytes !== null && declared > maxBytes) throw tooLarge(ctx, maxBytes);
   if (declared === 0) throw noFile();
+  return storeUpload(ctx, blobs, decodedBody(ctx), maxBytes, noFile);
+}
+
+/**
+ * Streams an uploaded file's bytes (the body, or a multipart form's file part) into the blob
+ * store under the cap, hashing them; `empty` is the error for a file of no bytes.
+ */
+export async function storeUpload(ctx: Context, blobs: BlobStore, source: Readable, maxBytes: number | null, empty: () => AppError): Promise<ReceivedFile> {
   const hash = createHash('sha256');
   const hashing = new Transform({
     transform(chunk: Buffer, _encoding, done) {
@@ -38,7 +47,7 @@ export async function receiveFile(ctx: Context, blobs: BlobStore, maxBytes: numb
   });
   let stored: StoredBlob;
   try {
-    stored = await blobs.putStream(REQUEST_PREFIXES.upload, through(decodedBody(ctx), hashing), maxBytes);
+    stored = await blobs.putStream(REQUEST_PREFIXES.upload, through(source, hashing), maxBytes);
   } catch (error) {
     if (error instanceof BlobTooLargeError) throw tooLarge(ctx, error.maxBytes);
     if (error instanceof BodyEncodingError) {
@@ -49,7 +58,7 @@ export async function receiveFile(ctx: Context, blobs: BlobStore, maxBytes: numb
   }
   if (stored.size === 0) {
     await blobs.delete(stored.key);
-    throw noFile();
+    throw empty();
   }
   return { ...stored, sha256: hash.digest('hex') };
 }

@@ -67,7 +67,7 @@ export interface FileJob {
  * over the received file and removes it when it ends (also when this client has gone away and
  * a retry joins it); the file is removed here when no job of this request took it over.
  */
-export async function runFileJob<R>(ctx: Context, { config, blobs, jobs }: ApiDeps, job: FileJob): Promise<R> {
+export async function runFileJob<R>(ctx: Context, { config, blobs, jobs }: Pick<ApiDeps, 'config' | 'blobs' | 'jobs'>, job: FileJob): Promise<R> {
   let adopted = false;
   try {
     return await jobs.run<R>(job.workflowType, job.input, {

@@ -1,8 +1,9 @@
 // map/append: parse the file, then append it to the map atomically, both within the processing
 // limit (the write enforces the deadline itself, see processingLimit.ts). The request's blobs
-// are removed however it ends.
+// are removed however it ends. With the file type 'guess' (the web editor's Import) the parse
+// tells the format from the content and answers it; the table rules follow the format found.
 import { CancellationScope } from '@temporalio/workflow';
-import type { AppendMapInput, AppendMapResult, ParseFileResult } from '../lib/jobContracts.js';
+import { GUESSED_FORMAT_FILE_TYPES, type AppendMapInput, type AppendMapResult, type ParseFileResult } from '../lib/jobContracts.js';
 import { toWorkflowFailure } from './activityFailures.js';
 import { parsing, writing } from './activityOptions.js';
 import { deadlineOf, withProcessingLimit } from './processingLimit.js';
@@ -17,16 +18,17 @@ export async function appendMap(input: AppendMapInput): Promise<AppendMapResult>
     parsed = await withProcessingLimit(deadline, limitMs, () =>
       parsing.parseFile({ requestId: input.requestId, userId: input.userId, mapId: input.mapId, blobKey: input.blobKey, fileType: input.fileType }),
     );
+    const fileType = parsed.format ? GUESSED_FORMAT_FILE_TYPES[parsed.format] : input.fileType;
     const { map, added } = await writing.appendToMap({
       requestId: input.requestId,
       mapId: input.mapId,
       userId: input.userId,
       parsed,
       newGroup: input.newGroup,
-      keepSubgroups: TABLE_TYPES.has(input.fileType),
+      keepSubgroups: TABLE_TYPES.has(fileType),
       deadline,
     });
-    return { map, import: { features: added, skipped: parsed.skipped } };
+    return { map, import: { features: added, skipped: parsed.skipped }, ...(parsed.format ? { format: parsed.format } : {}) };
   } catch (error) {
     throw toWorkflowFailure(error, limitMs);
   } finally {

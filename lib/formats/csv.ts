@@ -14,7 +14,7 @@ import type { FormatParser, ParsedFile, ParseOptions } from './types.js';
 export type CsvEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
 
 /** Looks for UTF-16 without a byte order mark: zero bytes mostly on one side of the code units of the first kilobyte. */
-function guessUtf16(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+export function guessUtf16(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
   const length = Math.min(bytes.length, 1024) & ~1;
   if (length < 4) return null;
   let zeroEven = 0;

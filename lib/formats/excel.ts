@@ -56,7 +56,7 @@ export function describeContent(bytes: Uint8Array): string {
 const MAX_MIMETYPE_BYTES = 256;
 
 /** The spreadsheet kind of a zip archive, or a description of what the archive is instead. */
-function zipKind(zip: ZipArchive): SpreadsheetKind | string {
+export function zipKind(zip: ZipArchive): SpreadsheetKind | string {
   const mimetypeEntry = zip.entry('mimetype');
   // A mimetype is a short name: a large entry is not read (a 260 kB upload inflating one to
   // 250 MB took 1.4 s and 750 MB only to be compared with 46 characters).

@@ -11,9 +11,9 @@ export class Browser {
   private readonly ip = `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
   lastSetCookies: string[] = [];
 
-  async request(path: string, init: { method?: string; form?: Record<string, string>; json?: unknown; headers?: Record<string, string> } = {}) {
+  async request(path: string, init: { method?: string; form?: Record<string, string>; json?: unknown; multipart?: FormData; headers?: Record<string, string> } = {}) {
     const response = await fetch(`${this.base}${path}`, {
-      method: init.method ?? (init.form || init.json !== undefined ? 'POST' : 'GET'),
+      method: init.method ?? (init.form || init.json !== undefined || init.multipart ? 'POST' : 'GET'),
       redirect: 'manual',
       headers: {
         cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
@@ -23,7 +23,8 @@ export class Browser {
         ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}),
         ...init.headers,
       },
-      body: init.form ? new URLSearchParams(init.form).toString() : init.json !== undefined ? JSON.stringify(init.json) : undefined,
+      // A multipart form gets its Content-Type (with the boundary) from fetch.
+      body: init.form ? new URLSearchParams(init.form).toString() : init.json !== undefined ? JSON.stringify(init.json) : init.multipart,
     });
     this.lastSetCookies = response.headers.getSetCookie();
     for (const line of this.lastSetCookies) {

@@ -8,6 +8,11 @@ import { mapFileResult, mapId, text } from '../../schemas.js';
 import { mapFileView } from '../../views.js';
 import { FILE_LIMITS } from './upload.js';
 
+/** A new group's title (map/append's new_group, the web editor's Import): not blank, trimmed. */
+export const newGroupTitle = text(500)
+  .regex(/\S/, 'must not be empty')
+  .transform((value) => value.trim());
+
 /** map/append: streams the file to the blob store and runs the append workflow on it. */
 export const operation = defineOperation(import.meta.url, {
   path: 'map/append',
@@ -21,11 +26,7 @@ export const operation = defineOperation(import.meta.url, {
   args: z.strictObject({
     map_id: mapId,
     file_type: z.enum(APPEND_FILE_TYPES),
-    new_group: text(500)
-      .regex(/\S/, 'must not be empty')
-      .transform((value) => value.trim())
-      .optional()
-      .describe('The title of a new group for the imported items'),
+    new_group: newGroupTitle.optional().describe('The title of a new group for the imported items'),
   }),
   result: mapFileResult,
   idempotencyKey: true,
