@@ -3,6 +3,7 @@
 // file under routes/.
 import { z } from 'zod';
 import { mapGeoJsonSchema } from './geojsonSchema.js';
+import { BASEMAP_IDS } from '../lib/basemaps.js';
 import { contentOfDocument, type DocumentContent } from '../lib/formats/documentContent.js';
 import { parseMapDocument } from '../lib/geojson/model.js';
 import { isObjectRecord, stringProblem } from '../lib/geojson/json-data.js';
@@ -41,6 +42,7 @@ export const visibility = z.enum(['public', 'unlisted', 'private', 'select']);
 export const title = text(500);
 export const description = text(100_000);
 export const shortName = text(200).describe('A preference; the final short name is returned');
+export const basemapId = z.enum(BASEMAP_IDS).describe('A basemap id of the catalogue (basemap/list)');
 
 /**
  * map/update's `geojson`: checked by the document model (lib/geojson/model.ts, whose messages

@@ -1,17 +1,9 @@
 import { z } from 'zod';
-import { updateMap } from '../../../db/maps.js';
-import { findLinkableImages } from '../../../db/media.js';
-import { canChangeSharing } from '../../../lib/access.js';
-import { BASEMAP_IDS } from '../../../lib/basemaps.js';
-import { AppError } from '../../../lib/errors.js';
-import { completedContent } from '../../../lib/formats/documentContent.js';
-import { featureImage } from '../../../lib/media/fields.js';
-import type { MapContent } from '../../../lib/maps.js';
+import { changeMapSettings, mapSettingsArgs } from '../../mapSettings.js';
 import { summaryOf } from '../../../lib/mapSummary.js';
-import { shortNameBase } from '../../../lib/shortName.js';
-import { callerOf, mapFor } from '../../context.js';
+import { callerOf } from '../../context.js';
 import { defineOperation } from '../../operation.js';
-import { description, geojsonArgument, mapId, mapSummary, settableVisibility, shortName, title } from '../../schemas.js';
+import { geojsonArgument, mapId, mapSummary } from '../../schemas.js';
 import { mapSummaryView } from '../../views.js';
 
 /** map/update: changes only what is included; a geojson replaces the whole content. No version is saved. */
@@ -28,12 +20,8 @@ export const operation = defineOperation(import.meta.url, {
     'and the short name (`permission_denied` otherwise). The static image is not refreshed and no map version is saved.',
   args: z.strictObject({
     map_id: mapId,
-    title: title.optional(),
-    short_name: shortName.optional(),
-    description: description.optional(),
+    ...mapSettingsArgs,
     geojson: geojsonArgument.optional().describe('A map GeoJSON document; replaces the whole content'),
-    basemap: z.enum(BASEMAP_IDS).optional().describe('A basemap id of the catalogue (basemap/list)'),
-    visibility: settableVisibility.optional(),
   }),
   result: mapSummary,
   example: {
@@ -47,29 +35,16 @@ export const operation = defineOperation(import.meta.url, {
       visibility: 'unlisted',
     },
   },
+  // The same code path as the map page's settings form (api/mapSettings.ts): the same checks and the same write.
   async handle(ctx, { db, config }, args) {
-    const { access } = await mapFor(db, args.map_id, callerOf(ctx).userId, 'edit');
-    if (!canChangeSharing(access) && (args.visibility !== undefined || args.short_name !== undefined)) {
-      throw new AppError(
-        'permission_denied',
-        'Only the owner may change the visibility or the short name of a map; editors change its content, title, description and basemap.',
-      );
-    }
-    let content: MapContent | undefined;
-    if (args.geojson) {
-      const ids = args.geojson.unfilled.map((entry) => entry.imageId);
-      const images = ids.length === 0 ? [] : await findLinkableImages(db, { mapId: args.map_id }, ids);
-      content = completedContent(args.geojson, new Map(images.map((image) => [image.id, featureImage(image)])));
-    }
-    const updated = await updateMap(db, args.map_id, {
+    const updated = await changeMapSettings(db, callerOf(ctx).userId, args.map_id, {
       title: args.title,
+      shortName: args.short_name,
       description: args.description,
       basemap: args.basemap,
       visibility: args.visibility,
-      shortNameBase: args.short_name === undefined ? undefined : shortNameBase(args.short_name, args.title),
-      content,
+      geojson: args.geojson,
     });
-    if (!updated) throw new AppError('map_not_found', `There is no map with the id ${args.map_id}.`);
     ctx.body = mapSummaryView(config.publicUrl, summaryOf(updated));
   },
 });
