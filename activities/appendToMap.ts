@@ -42,6 +42,7 @@ export function makeAppendToMap({ db, blobs }: ActivityDeps) {
       const outcome = await appendFeatures(db, {
         mapId: input.mapId,
         requestId: input.requestId,
+        userId: input.userId,
         prepare: (current): PreparedAppend => {
           const total = current.featureCount + parsed.features;
           if (total > MAX_FEATURES) {

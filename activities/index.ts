@@ -6,6 +6,7 @@ import { makeDeleteBlobs } from './deleteBlobs.js';
 import { makeDeleteUnusedMedia } from './deleteUnusedMedia.js';
 import type { ActivityDeps } from './deps.js';
 import { makeParseFile } from './parseFile.js';
+import { makePruneMapVersions } from './pruneMapVersions.js';
 import { makeRenderMapImage } from './renderMapImage.js';
 import { makeStoreMediaUpload } from './storeMediaUpload.js';
 import { makeSweepOrphanBlobs } from './sweepOrphanBlobs.js';
@@ -23,11 +24,12 @@ export function createActivities(deps: ActivityDeps, parsers: ParserPool) {
 
 export type Activities = ReturnType<typeof createActivities>;
 
-/** The activities of the `media` task queue: image and marker processing, and the cleanup of unused media. */
+/** The activities of the `media` task queue: image and marker processing, the cleanup of unused media and of old map versions. */
 export function createMediaActivities(deps: ActivityDeps) {
   return {
     storeMediaUpload: makeStoreMediaUpload(deps),
     deleteUnusedMedia: makeDeleteUnusedMedia(deps),
+    pruneMapVersions: makePruneMapVersions(deps),
   };
 }
 

@@ -10,6 +10,7 @@ import { timeLeft, stillInTime, type Deadline } from './deadline.js';
 import { translating } from './errors.js';
 import { findMapRecord } from './maps.js';
 import { addMedia, claimMedia, recheckMedia } from './mapMedia.js';
+import { closeVersion, keepRowsBefore, openVersion } from './mapVersions.js';
 
 /** What an append learns of the map (under its lock) before it writes. */
 export interface MapContentState {
@@ -35,6 +36,8 @@ export interface PreparedAppend {
 export interface AppendFeatures {
   mapId: number;
   requestId: string;
+  /** Who appends (the version it makes names them). */
+  userId: number;
   /** Builds the append from the map's state; may throw to refuse it. */
   prepare(current: MapContentState): PreparedAppend;
   /** Called with the bytes the map's document will have, before the append commits; may throw to refuse it. */
@@ -62,6 +65,8 @@ export async function appendFeatures(
     }
     const append = spec.prepare({ head: map.head, featureCount: Number(map.feature_count), nextFeatureId: Number(map.next_feature_id) });
     await timeLeft(trx, spec.deadline);
+    // New ids only: the version keeps no rows, just the head when the append changed it (new groups).
+    const versionId = await openVersion(trx, spec.mapId, { kind: 'append', userId: spec.userId });
     await copyFeatureRows(trx, spec.mapId, append.lines, append.added);
     const { featureBytes, nextFeatureId } = append.written();
     const [updated] = await trx('maps')
@@ -77,6 +82,7 @@ export async function appendFeatures(
       .returning('content_bytes');
     spec.checkSize(Number(updated.content_bytes));
     await addMedia(trx, spec.mapId, append.media);
+    await closeVersion(trx, versionId, spec.mapId, { added: append.added, changed: 0, deleted: 0, ...(append.head !== map.head ? { headBefore: map.head } : {}) });
     await trx('import_requests').insert({ request_id: spec.requestId, map_id: spec.mapId, features_added: append.added });
     stillInTime(spec.deadline);
     return { record: (await findMapRecord(trx, spec.mapId))!, added: append.added, alreadyApplied: false };
@@ -95,6 +101,8 @@ export interface FeatureChanges {
   head?: string;
   /** Called with the map's size after the save, before it commits; may throw to refuse it. */
   check?(after: { contentBytes: number; featureCount: number }): void;
+  /** Who saves (the version the save makes names them). */
+  userId: number | null;
 }
 
 /** Rows per statement (ids per IN list, rows per INSERT: 10 parameters each). */
@@ -136,7 +144,7 @@ function mediaOfRows(rows: readonly { image: string | null; marker: string | nul
  */
 export async function saveFeatures(db: Db, changes: FeatureChanges): Promise<SaveOutcome | undefined> {
   return translating(() => db.transaction(async (trx) => {
-    const map = await trx('maps').select('revision').where({ id: changes.mapId }).forUpdate().first();
+    const map = await trx('maps').select('revision', 'head').where({ id: changes.mapId }).forUpdate().first();
     if (!map) return undefined;
     if (Number(map.revision) !== changes.revision) return { saved: false, revision: Number(map.revision) };
     const upsertIds = new Set(changes.upsert.map((row) => row.id));
@@ -153,6 +161,9 @@ export async function saveFeatures(db: Db, changes: FeatureChanges): Promise<Sav
       );
     }
     const existed = new Set(before.map((row) => Number(row.feature_id)));
+    // The version keeps the touched rows as they are; new features get new ids and need none.
+    const versionId = await openVersion(trx, changes.mapId, { kind: 'save', userId: changes.userId });
+    await keepRowsBefore(trx, versionId, changes.mapId, [...existed]);
     for (let i = 0; i < changes.delete.length; i += BATCH) {
       await trx('map_features').where('map_id', changes.mapId).whereIn('feature_id', changes.delete.slice(i, i + BATCH)).delete();
     }
@@ -179,6 +190,8 @@ export async function saveFeatures(db: Db, changes: FeatureChanges): Promise<Sav
     await claimMedia(trx, changes.mapId, mediaOfRows(changes.upsert));
     const beforeRows = before.map((b) => ({ image: b.image_id, marker: b.marker_id }));
     await recheckMedia(trx, changes.mapId, mediaOfRows([...beforeRows, ...changes.upsert]));
+    const headChanged = changes.head !== undefined && changes.head !== map.head;
+    await closeVersion(trx, versionId, changes.mapId, { added, changed: upsertIds.size - added, deleted: removed, ...(headChanged ? { headBefore: map.head } : {}) });
     return { saved: true, revision: Number(updated.revision) };
   }));
 }

@@ -8,6 +8,7 @@ import { copyFeatureRows } from './copy.js';
 import { timeLeft, stillInTime, type Deadline } from './deadline.js';
 import { translating } from './errors.js';
 import { addMedia, replaceMedia } from './mapMedia.js';
+import { closeVersion, keepAllRowsBefore, keepNewIdsAbsent, openVersion } from './mapVersions.js';
 import type { MapContent, MapDetail, MapImageFiles, MapRecord, MemberRole, Visibility } from '../lib/maps.js';
 
 const recordColumns = [
@@ -78,23 +79,28 @@ export async function setVisibility(db: Db, mapId: number, visibility: Visibilit
   await db('maps').where({ id: mapId }).update({ visibility });
 }
 
+/** The usernames of the map's editors and viewers, each list in alphabetical order. */
+export async function findMapMembers(db: Db | Knex.Transaction, mapId: number): Promise<{ editors: string[]; viewers: string[] }> {
+  const members = await db('map_members as mm')
+    .join('users as u', 'u.id', 'mm.user_id')
+    .select('u.username', 'mm.role')
+    .where('mm.map_id', mapId)
+    .orderBy('u.username');
+  const namesOf = (role: MemberRole) => members.filter((m) => m.role === role).map((m) => m.username as string);
+  return { editors: namesOf('editor'), viewers: namesOf('viewer') };
+}
+
 export async function readMapDetail(db: Db | Knex.Transaction, mapId: number): Promise<MapDetail | undefined> {
   const record = await findMapRecord(db, mapId);
   if (!record) return undefined;
   const [members, media] = await Promise.all([
-    db('map_members as mm')
-      .join('users as u', 'u.id', 'mm.user_id')
-      .select('u.username', 'mm.role')
-      .where('mm.map_id', mapId)
-      .orderBy('u.username'),
+    findMapMembers(db, mapId),
     db('map_media').select('kind', 'media_id').where({ map_id: mapId }).orderBy('media_id'),
   ]);
-  const namesOf = (role: MemberRole) => members.filter((m) => m.role === role).map((m) => m.username as string);
   const idsOf = (kind: string) => media.filter((m) => m.kind === kind).map((m) => m.media_id as string);
   return {
     ...record,
-    editors: namesOf('editor'),
-    viewers: namesOf('viewer'),
+    ...members,
     images: idsOf('image'),
     markers: idsOf('marker'),
   };
@@ -193,6 +199,7 @@ export async function insertMap(db: Db, map: NewMap): Promise<MapRecord> {
       next_feature_id: map.content.nextFeatureId,
     });
     await addMedia(trx, mapId, map.content.media);
+    await closeVersion(trx, await openVersion(trx, mapId, { kind: 'create', userId: map.ownerId }), mapId, { added: map.content.featureCount, changed: 0, deleted: 0 });
     if (map.requestId) {
       await trx('import_requests').insert({
         request_id: map.requestId,
@@ -213,6 +220,12 @@ export interface MapChanges {
   shortNameBase?: string;
   /** A whole new content (validated by the caller). */
   content?: MapContent;
+  /** Who changes it (the version a new content makes names them). */
+  userId?: number;
+  collaborate?: boolean;
+  /** The map's editors and viewers (user ids, none in both lists, not the owner): each list given replaces that role's members. */
+  editors?: number[];
+  viewers?: number[];
 }
 
 /**
@@ -222,16 +235,24 @@ export interface MapChanges {
  */
 export async function updateMap(db: Db, mapId: number, changes: MapChanges): Promise<MapRecord | undefined> {
   return translating(() => db.transaction(async (trx) => {
-    const current = await trx('maps').select('owner_id', 'short_name').where({ id: mapId }).forUpdate().first();
+    const current = await trx('maps').select('owner_id', 'short_name', 'head', 'feature_count').where({ id: mapId }).forUpdate().first();
     if (!current) return undefined;
     const update: Record<string, unknown> = { modified_at: trx.fn.now() };
     if (changes.title !== undefined) update.title = changes.title;
     if (changes.description !== undefined) update.description = changes.description;
     if (changes.basemap !== undefined) update.basemap = changes.basemap;
     if (changes.visibility !== undefined) update.visibility = changes.visibility;
+    if (changes.collaborate !== undefined) update.collaborate = changes.collaborate;
+    if (changes.editors !== undefined) await replaceMembers(trx, mapId, 'editor', changes.editors);
+    if (changes.viewers !== undefined) await replaceMembers(trx, mapId, 'viewer', changes.viewers);
+    let versionId: number | undefined;
     if (changes.content !== undefined) {
+      // The version keeps every row as it was (the write costs the map's size anyway).
+      versionId = await openVersion(trx, mapId, { kind: 'replace', userId: changes.userId ?? null });
+      await keepAllRowsBefore(trx, versionId, mapId);
       await trx('map_features').where({ map_id: mapId }).delete();
       await writeFeatureRows(trx, mapId, changes.content);
+      await keepNewIdsAbsent(trx, versionId, mapId);
       Object.assign(update, contentColumns(changes.content), {
         next_feature_id: trx.raw('greatest(next_feature_id, ?)', [changes.content.nextFeatureId]),
         revision: trx.raw('revision + 1'),
@@ -245,8 +266,25 @@ export async function updateMap(db: Db, mapId: number, changes: MapChanges): Pro
     }
     await trx('maps').where({ id: mapId }).update(update);
     if (changes.content) await replaceMedia(trx, mapId, changes.content.media);
+    if (versionId !== undefined && changes.content) {
+      const headBefore = current.head === changes.content.head ? {} : { headBefore: current.head as string };
+      await closeVersion(trx, versionId, mapId, { added: changes.content.featureCount, changed: 0, deleted: Number(current.feature_count), ...headBefore });
+    }
     return findMapRecord(trx, mapId);
   }));
+}
+
+/**
+ * Makes exactly these users the map's members of this role: others of the role leave, and a
+ * member of the other role named here changes role (a user has one role in a map).
+ */
+async function replaceMembers(trx: Knex.Transaction, mapId: number, role: MemberRole, userIds: number[]): Promise<void> {
+  await trx('map_members').where({ map_id: mapId, role }).whereNotIn('user_id', userIds).delete();
+  if (userIds.length === 0) return;
+  await trx('map_members')
+    .insert(userIds.map((userId) => ({ map_id: mapId, user_id: userId, role })))
+    .onConflict(['map_id', 'user_id'])
+    .merge(['role']);
 }
 
 /** Remembers a renamed map's old short name (the latest map renamed away from a name gets it). */

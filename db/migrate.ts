@@ -25,6 +25,7 @@ import * as m020 from './migrations/020_map_image_files.js';
 import * as m021 from './migrations/021_web_accounts.js';
 import * as m022 from './migrations/022_map_addresses_and_views.js';
 import * as m023 from './migrations/023_feature_revisions.js';
+import * as m024 from './migrations/024_versions_as_changes.js';
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void>; config?: { transaction?: boolean } };
 
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '021_web_accounts': m021,
   '022_map_addresses_and_views': m022,
   '023_feature_revisions': m023,
+  '024_versions_as_changes': m024,
 };
 
 /** The migrations in order, up to and including `last` (all of them without it). */

@@ -1,4 +1,5 @@
-// The cleanup of unused media: images and markers no map uses (no map_media row), uploaded or
+// The cleanup of unused media: images and markers no map uses (no map_media row) and no kept
+// version of a map shows (no map_version_changes row: db/mapVersions.ts), uploaded or
 // last let go of by a map (released_at, kept by a trigger on map_media) before the cutoff. A
 // write that gives a map media locks that media's row first (./mapMedia.ts claimMedia): the
 // cleanup skips locked rows, and deletes only after looking at map_media again in a statement of
@@ -8,6 +9,8 @@ import type { StoredDerivative } from '../lib/media/records.js';
 import { jsonColumn, type Db } from './connection.js';
 
 const TABLES = { image: 'images', marker: 'markers' } as const;
+/** The column of a version's kept rows naming the media (a kept version counts as a user: it can be restored). */
+const VERSION_COLUMNS = { image: 'image_id', marker: 'marker_id' } as const;
 
 export interface DeletedMedia {
   id: string;
@@ -26,6 +29,7 @@ export async function deleteUnusedMedia(db: Db, kind: 'image' | 'marker', graceM
       `select m.id from ${table} m
         where greatest(m.created_at, m.released_at) < now() - make_interval(secs => ?)
           and not exists (select 1 from map_media mm where mm.kind = ? and mm.media_id = m.id)
+          and not exists (select 1 from map_version_changes c where c.${VERSION_COLUMNS[kind]} = m.id)
         order by m.id
         limit ?
         for update skip locked`,
@@ -37,6 +41,7 @@ export async function deleteUnusedMedia(db: Db, kind: 'image' | 'marker', graceM
       `delete from ${table} m
         where m.id = any(?::text[])
           and not exists (select 1 from map_media mm where mm.kind = ? and mm.media_id = m.id)
+          and not exists (select 1 from map_version_changes c where c.${VERSION_COLUMNS[kind]} = m.id)
         returning m.id, m.derivatives`,
       [ids, kind],
     );

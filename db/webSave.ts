@@ -23,6 +23,8 @@ export type WebSaveOutcome =
 
 export interface WebSaveInput {
   mapId: number;
+  /** Who saves. */
+  userId: number;
   baseRevision: number;
   deletedGroups: readonly GroupId[];
   /** Makes the plan from the map as it is now (its head, the next free feature id); may throw AppError. */
@@ -75,6 +77,7 @@ export async function saveWebChanges(db: Db, input: WebSaveInput): Promise<WebSa
       delete: plan.delete,
       ...(plan.head !== undefined ? { head: plan.head } : {}),
       check: input.check,
+      userId: input.userId,
     });
     if (!outcome?.saved) throw new Error('the locked map changed during its save');
     const added = Object.keys(plan.ids).length;

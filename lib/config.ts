@@ -45,6 +45,8 @@ const envSchema = z.object({
   PROVIDER_KEY_GIS_PLATFORM: z.string().trim().min(8).optional(),
   PROVIDER_KEY_TILE_PROVIDER: z.string().trim().min(8).optional(),
   HEAVY_TRAFFIC_VIEWS: positiveInt.default(1000),
+  VERSIONS_KEPT: positiveInt.default(50),
+  VERSIONS_KEPT_DAYS: positiveInt.default(30),
   MEDIA_GRACE: z
     .string()
     .refine((value) => durationMs(value) !== undefined, 'must be a duration such as 30m, 24h or 7d')
@@ -105,6 +107,10 @@ export interface Config {
   heavyTrafficViews: number;
   /** How long media no map uses is kept before the cleanup deletes it (from its upload, or from when a map let go of it). */
   mediaGraceMs: number;
+  /** A map keeps at least its newest this many versions (the editor's History)… */
+  versionsKept: number;
+  /** …and every version younger than this many days; the hourly cleanup deletes the rest. */
+  versionsKeptDays: number;
   /** Unset: every message is written to DATA_DIR/outbox/ as an .eml file and its link logged. */
   smtpUrl: string | undefined;
   /** The sender of the service's e-mail. */
@@ -163,6 +169,8 @@ export function loadConfig(env: Env = process.env): Config {
     ),
     heavyTrafficViews: e.HEAVY_TRAFFIC_VIEWS,
     mediaGraceMs: durationMs(e.MEDIA_GRACE)!,
+    versionsKept: e.VERSIONS_KEPT,
+    versionsKeptDays: e.VERSIONS_KEPT_DAYS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `Maps <no-reply@${new URL(e.PUBLIC_URL ?? 'http://localhost').hostname}>`,
     deployment: e.DEPLOYMENT,

@@ -12,6 +12,23 @@ export type UploadFileType = (typeof UPLOAD_FILE_TYPES)[number];
 export type AppendFileType = (typeof APPEND_FILE_TYPES)[number];
 export type ImportFileType = Exclude<UploadFileType, 'empty'> | AppendFileType;
 
+/**
+ * The formats an import's content is recognised as (lib/formats/guessFormat.ts) when the file type
+ * is 'guess' — the web editor's Import, which asks for none; the API's clients always name one —
+ * and the file type that reads each.
+ */
+export const GUESSED_FORMAT_FILE_TYPES = {
+  kml: 'kml',
+  kmz: 'kml',
+  gpx: 'gpx',
+  geojson: 'geojson',
+  csv: 'csv',
+  xlsx: 'excel',
+  xls: 'excel',
+  ods: 'excel',
+} as const satisfies Record<string, AppendFileType>;
+export type GuessedFormat = keyof typeof GUESSED_FORMAT_FILE_TYPES;
+
 /** The fields every map operation answers with; the API adds `url`. */
 export interface MapSummaryData {
   id: number;
@@ -37,7 +54,8 @@ export interface ParseFileInput {
    */
   mapId?: number;
   blobKey: string;
-  fileType: ImportFileType;
+  /** 'guess': the format is told by the file's content. */
+  fileType: ImportFileType | 'guess';
 }
 
 export interface ParseFileResult {
@@ -57,6 +75,8 @@ export interface ParseFileResult {
   media: MediaRefs;
   /** The name the file gives itself (a title for a new map when the upload names none). */
   name?: string;
+  /** With the file type 'guess': the format the content was recognised as. */
+  format?: GuessedFormat;
 }
 
 export interface MapSettingsInput {
@@ -98,7 +118,8 @@ export interface AppendMapInput {
   requestId: string;
   mapId: number;
   userId: number;
-  fileType: AppendFileType;
+  /** 'guess' (the web editor's Import): the format is told by the file's content. */
+  fileType: AppendFileType | 'guess';
   blobKey: string;
   newGroup?: string;
   processingTimeoutMs: number | null;
@@ -107,6 +128,8 @@ export interface AppendMapInput {
 export interface AppendMapResult {
   map: MapSummaryData;
   import: ImportSummary;
+  /** With the file type 'guess': the format the content was recognised as. */
+  format?: GuessedFormat;
 }
 
 export interface AppendParsedInput {
@@ -160,9 +183,19 @@ export interface MediaCleanupInput {
 export interface MediaCleanupWorkflowInput extends MediaCleanupInput {
   /** The task queue of the deleting activity (the `media` workers'). */
   mediaTaskQueue: string;
+  /** Map versions kept (absent in runs scheduled before versions existed: none are deleted). */
+  versions?: VersionRetention;
+}
+
+/** A map keeps its newest `keep` versions and every version younger than `keepDays` days. */
+export interface VersionRetention {
+  keep: number;
+  keepDays: number;
 }
 
 export interface MediaCleanupResult {
+  /** Map versions deleted past their retention (before the media: a version's media may go with it). */
+  versions?: number;
   images: string[];
   markers: string[];
 }

@@ -16,7 +16,11 @@ export interface ScheduleSettings {
   taskQueue: string;
   mediaTaskQueue: string;
   mediaGraceMs: number;
+  versionsKept: number;
+  versionsKeptDays: number;
 }
+
+const versionRetention = (settings: Pick<ScheduleSettings, 'versionsKept' | 'versionsKeptDays'>) => ({ keep: settings.versionsKept, keepDays: settings.versionsKeptDays });
 
 async function ensureHourly(client: Client, scheduleId: string, action: ScheduleOptionsAction): Promise<void> {
   const spec = { intervals: [{ every: '1 hour' as const }] };
@@ -38,7 +42,7 @@ export async function ensureSchedules(client: Client, settings: ScheduleSettings
     // A run that hangs must not hold the schedule (overlapping runs are skipped).
     workflowExecutionTimeout: '1 hour',
   });
-  const mediaCleanup: MediaCleanupWorkflowInput = { graceMs: settings.mediaGraceMs, mediaTaskQueue: settings.mediaTaskQueue };
+  const mediaCleanup: MediaCleanupWorkflowInput = { graceMs: settings.mediaGraceMs, mediaTaskQueue: settings.mediaTaskQueue, versions: versionRetention(settings) };
   await ensureHourly(client, MEDIA_CLEANUP_SCHEDULE_ID, {
     type: 'startWorkflow',
     workflowType: WORKFLOW_TYPES.mediaCleanup,
@@ -50,7 +54,7 @@ export async function ensureSchedules(client: Client, settings: ScheduleSettings
 
 /** Runs the media cleanup workflow now (what `npm run admin -- media-gc` does) and waits for what it deleted. */
 export async function runMediaCleanupNow(client: Client, settings: Omit<ScheduleSettings, 'mediaGraceMs'>, graceMs: number): Promise<MediaCleanupResult> {
-  const input: MediaCleanupWorkflowInput = { graceMs, mediaTaskQueue: settings.mediaTaskQueue };
+  const input: MediaCleanupWorkflowInput = { graceMs, mediaTaskQueue: settings.mediaTaskQueue, versions: versionRetention(settings) };
   return client.workflow.execute(WORKFLOW_TYPES.mediaCleanup, {
     taskQueue: settings.taskQueue,
     workflowId: `media-gc:${randomUUID()}`,

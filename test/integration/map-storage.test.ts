@@ -173,6 +173,7 @@ describe.each(kinds)('feature rows (%s)', (kind) => {
     const changed = point(2, 5, 5, { title: 'moved' });
     const added = point(10, 6, 6);
     const outcome = await saveFeatures(db, {
+      userId: null,
       mapId,
       revision,
       upsert: [rowOf(changed, JSON.stringify(changed)), rowOf(added, JSON.stringify(added))],
@@ -187,12 +188,12 @@ describe.each(kinds)('feature rows (%s)', (kind) => {
     expect([Number(map.feature_count), Number(map.next_feature_id)]).toEqual([3, 11]);
     // Someone saving on the revision they read before this save is refused, and nothing changes.
     const stale = point(3, 9, 9);
-    expect(await saveFeatures(db, { mapId, revision, upsert: [rowOf(stale, JSON.stringify(stale))], delete: [] })).toEqual({
+    expect(await saveFeatures(db, { userId: null, mapId, revision, upsert: [rowOf(stale, JSON.stringify(stale))], delete: [] })).toEqual({
       saved: false,
       revision: revision + 1,
     });
     expect((await documentOf(db, mapId)).text).toBe(text);
-    expect(await saveFeatures(db, { mapId: mapId + 1_000_000, revision, upsert: [], delete: [] })).toBeUndefined();
+    expect(await saveFeatures(db, { userId: null, mapId: mapId + 1_000_000, revision, upsert: [], delete: [] })).toBeUndefined();
   });
 
   it('keeps map_media exact when single features change', async () => {
@@ -206,7 +207,7 @@ describe.each(kinds)('feature rows (%s)', (kind) => {
     };
     expect(await media()).toEqual([['IMAGE_A'], ['MARKER_A']]);
     const save = async (upsert: MapFeature[], remove: number[] = []) =>
-      saveFeatures(db, { mapId, revision: await revisionOf(mapId), upsert: upsert.map((f) => rowOf(f, JSON.stringify(f))), delete: remove });
+      saveFeatures(db, { userId: null, mapId, revision: await revisionOf(mapId), upsert: upsert.map((f) => rowOf(f, JSON.stringify(f))), delete: remove });
     await save([point(1, 0, 0)]); // one of two users of IMAGE_A lets it go
     expect(await media()).toEqual([['IMAGE_A'], ['MARKER_A']]);
     await save([withImage(2, 'IMAGE_B')]); // the last one moves to another image
@@ -229,7 +230,7 @@ describe.each(kinds)('feature rows (%s)', (kind) => {
     await expect(newMap([point(1, 0, 0, { marker_id: 'NO_SUCH_MARKER' })])).rejects.toMatchObject({ kind: 'marker', mediaId: 'NO_SUCH_MARKER' });
     const mapId = await newMap([point(1, 0, 0, { marker_id: 'OWN_MARKER' })]);
     const save = async (feature: MapFeature) =>
-      saveFeatures(db, { mapId, revision: await revisionOf(mapId), upsert: [rowOf(feature, JSON.stringify(feature))], delete: [] });
+      saveFeatures(db, { userId: null, mapId, revision: await revisionOf(mapId), upsert: [rowOf(feature, JSON.stringify(feature))], delete: [] });
     await expect(save(point(2, 0, 0, { marker_id: 'FOREIGN_MARKER' }))).rejects.toMatchObject({ mediaId: 'FOREIGN_MARKER' });
     await expect(save(point(2, 0, 0, { image: image('EDITOR_IMAGE') }))).rejects.toMatchObject({ mediaId: 'EDITOR_IMAGE' });
     await db('map_members').insert({ map_id: mapId, user_id: editor, role: 'editor' });
@@ -249,6 +250,7 @@ describe.each(kinds)('feature rows (%s)', (kind) => {
     const big = point(2, 0, 0, { text: 'x'.repeat(1000) });
     await expect(
       saveFeatures(db, {
+        userId: null,
         mapId,
         revision,
         upsert: [rowOf(big, JSON.stringify(big))],

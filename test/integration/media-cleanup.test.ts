@@ -11,6 +11,7 @@ import { Client, Connection, ScheduleNotFoundError } from '@temporalio/client';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { claimMedia } from '../../db/mapMedia.js';
+import { pruneVersions } from '../../db/mapVersions.js';
 import { deleteUnusedMedia } from '../../db/unusedMedia.js';
 import { ensureSchedules, MEDIA_CLEANUP_SCHEDULE_ID, runMediaCleanupNow } from '../../workers/schedules.js';
 import { startTestService, type TestService } from './harness.js';
@@ -67,7 +68,7 @@ describe('media cleanup', () => {
     expect(served.status).toBe(404);
   });
 
-  it('never deletes media a map uses; once a map lets it go, the grace period counts from then', async () => {
+  it('never deletes media a map or its kept versions use; once a map lets it go, the grace period counts from then', async () => {
     const image = await uploadImage();
     const marker = await uploadMarker();
     await age('images', image, 48);
@@ -81,6 +82,10 @@ describe('media cleanup', () => {
     expect(result.images).not.toContain(image);
     expect([await exists('images', image), await exists('markers', marker)]).toEqual([true, true]);
     await age('images', image, 25, 'released_at');
+    // The map's earlier versions still show them: kept while those versions are.
+    expect((await gc()).images).not.toContain(image);
+    await service.db('map_versions').where({ map_id: mapId }).update({ created_at: service.db.raw("now() - interval '40 days'") });
+    await pruneVersions(service.db, 1, 30);
     result = await gc();
     expect(result.images).toContain(image);
     expect(await exists('markers', marker)).toBe(true);
@@ -157,7 +162,7 @@ describe('media cleanup', () => {
       const description = await client.schedule.getHandle(MEDIA_CLEANUP_SCHEDULE_ID).describe();
       expect(description.spec.intervals?.[0]?.every).toBe(HOUR);
       expect(description.action).toMatchObject({ type: 'startWorkflow', workflowType: 'mediaCleanup', taskQueue: service.config.taskQueue });
-      expect(description.action.type === 'startWorkflow' && description.action.args).toEqual([{ graceMs: 2 * HOUR, mediaTaskQueue: service.config.mediaTaskQueue }]);
+      expect(description.action.type === 'startWorkflow' && description.action.args).toEqual([{ graceMs: 2 * HOUR, mediaTaskQueue: service.config.mediaTaskQueue, versions: { keep: service.config.versionsKept, keepDays: service.config.versionsKeptDays } }]);
     } finally {
       for (const id of [MEDIA_CLEANUP_SCHEDULE_ID, 'cleanup']) {
         await client.schedule.getHandle(id).delete().catch((error) => {
