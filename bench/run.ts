@@ -1,11 +1,14 @@
 // `npm run bench`: every benchmark, each running its reference beside our code in the same run.
 // Results are printed and written to bench/out/results.json. `npm run bench -- imports` (or
-// `latency`, `images`, `render`) runs one of them.
+// `latency`, `images`, `render`, `editor`, `versions`, `xlsx`) runs one of them.
 import fs from 'node:fs';
 import { benchApiLatency } from './apiLatency.js';
+import { benchEditor } from './editor.js';
 import { benchImageUpload } from './imageUpload.js';
 import { benchImports } from './imports.js';
 import { benchRender } from './render.js';
+import { benchVersions } from './versions.js';
+import { benchXlsxDownload } from './xlsxDownload.js';
 
 const only = process.argv[2];
 const results: Record<string, unknown> = {};
@@ -41,6 +44,24 @@ if (!only || only === 'render') {
     console.table(render.refresh.rows);
     console.log(JSON.stringify(render.refresh.pieces, null, 2));
   }
+}
+if (!only || only === 'editor') {
+  console.log('The web map and its editor in Chromium: drawn with 1,000 / 10,000 / 100,000 points, pan frames, saving one moved point …');
+  const editor = await benchEditor();
+  results.editor = editor;
+  console.table(editor.drawn);
+  console.table([editor.pan]);
+  console.table([editor.save]);
+}
+if (!only || only === 'versions') {
+  console.log('Map versions on a 100,000-point map: a save keeping its version as changes, against a snapshot per save …');
+  results.versions = await benchVersions();
+  console.log(JSON.stringify(results.versions, null, 2));
+}
+if (!only || only === 'xlsx') {
+  console.log('The XLSX download of 50,000 points against the CSV download and other uses of exceljs (median of 3 each) …');
+  results.xlsxDownload = benchXlsxDownload();
+  console.table(results.xlsxDownload);
 }
 fs.mkdirSync('bench/out', { recursive: true });
 fs.writeFileSync('bench/out/results.json', JSON.stringify({ date: new Date().toISOString(), results }, null, 2));

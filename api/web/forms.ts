@@ -18,6 +18,19 @@ export const STATUS: Partial<Record<ErrorCode, number>> = {
   file_too_large: 413,
   map_too_large: 413,
   server_busy: 503,
+  // The editor's Import (map/append's failures):
+  missing_file: 400,
+  unsupported_type: 415,
+  unsupported_file_type: 415,
+  too_many_features: 413,
+  feature_too_large: 413,
+  archive_too_large: 413,
+  sheet_too_large: 413,
+  cell_too_large: 413,
+  file_too_complex: 413,
+  processing_timeout: 422,
+  service_unavailable: 503,
+  internal_error: 500,
 };
 
 /** The form's fields as strings ('' when missing or not text). */

@@ -19,13 +19,17 @@ import { MessagePage } from '../../web/pages/accountPages.js';
 import { HomePage } from '../../web/pages/homePage.js';
 import { mountAccountRoutes } from './accountRoutes.js';
 import { mountAssets } from './assets.js';
+import { mountBasemapPreviews, mountMapBasemapPreviews } from './basemapPreviews.js';
 import { mountEmbedRoutes } from './embedRoutes.js';
 import { mountMapBasemap } from './mapBasemap.js';
 import { mountMapData } from './mapData.js';
 import { mountMapDownloads } from './mapDownloads.js';
+import { mountMapImport } from './mapImportRoute.js';
 import { mountMapListRoutes } from './mapListRoutes.js';
 import { mountMapPage } from './mapPageRoute.js';
+import { mountMapSettings, SETTINGS_FORM_LIMIT } from './mapSettingsRoute.js';
 import { mountMapSave } from './mapSaveRoute.js';
+import { mountMapVersions } from './mapVersionRoutes.js';
 import { answerPage } from './pageAnswer.js';
 import { checkForm } from './security.js';
 import { loadViewer, type WebState } from './session.js';
@@ -64,7 +68,10 @@ export function mountWeb(router: Router, deps: WebDeps): void {
   mountAccountRoutes(pages, accounts, form);
   mountSettingsRoutes(pages, accounts, form);
   mountMapListRoutes(pages, deps, form);
-  mountMapSave(pages, { db: deps.db, config: deps.config, jobs: deps.jobs, log: (message, error) => console.error(message, error) });
+  const editing = { db: deps.db, config: deps.config, jobs: deps.jobs, log: (message: string, error: unknown) => console.error(message, error) };
+  mountMapSave(pages, editing);
+  mountMapVersions(pages, editing);
+  mountMapImport(pages, { ...editing, blobs: deps.blobs });
   // The API process's own cache of commercial basemap tiles (the renderer keeps one too, in the same folder).
   const tiles: TileSettings = {
     cache: new TileCache({ dir: deps.config.tileCacheDir, maxBytes: deps.config.tileCacheMaxBytes }),
@@ -74,11 +81,16 @@ export function mountWeb(router: Router, deps: WebDeps): void {
   const basemaps = { db: deps.db, config: deps.config, tiles };
   mountMapBasemap(router, basemaps);
   // Last: any other two-segment path is a map's address.
+  // The map settings form: a description may be 100,000 characters, more than the other forms' limit.
+  const settingsForm = [koaBody({ urlencoded: true, json: false, multipart: false, formLimit: SETTINGS_FORM_LIMIT }), checkForm(deps.config.publicUrl, refused)];
+  mountMapSettings(pages, basemaps, settingsForm);
+  mountMapBasemapPreviews(pages, basemaps);
   mountMapPage(pages, basemaps);
   mountEmbedRoutes(router, basemaps);
   mountMapData(router, deps.db);
   mountMapDownloads(router, deps.db, deps.config.publicUrl);
   mountAssets(router);
+  mountBasemapPreviews(router);
   router.use(pages.routes());
 }
 

@@ -11,34 +11,31 @@ import { markdownHtml } from '../../lib/markdown.js';
 import { mapPath, mapUrl } from '../../lib/mapSummary.js';
 import { MessagePage } from '../../web/pages/accountPages.js';
 import { MapPage } from '../../web/pages/mapPage.js';
+import type { MapSettingsProps } from '../../web/pages/mapSettingsPanel.js';
+import type { MapRecord, MemberRole } from '../../lib/maps.js';
 import { lookUpMapAddress, redirectToMoved } from '../mapAddress.js';
 import { viewerOf } from './forms.js';
 import { viewedMapBasemap, type MapBasemapDeps } from './mapBasemap.js';
+import { settingsOnPage } from './mapSettingsView.js';
 import { mapItemTree } from './mapView.js';
 import { answerPage } from './pageAnswer.js';
 import { csrfToken } from './security.js';
 
-export function mountMapPage(router: Router, deps: MapBasemapDeps): void {
+/** What a map page may show besides the map: the settings section, and the answer's status (a refused settings form's 400). */
+export interface MapPageExtra {
+  settings?: MapSettingsProps | undefined;
+  status?: number;
+}
+
+/** Answers a request with the map's page (the caller has checked that the viewer may see the map). */
+export function mapPageAnswer(deps: MapBasemapDeps) {
   const { db, config } = deps;
-  router.get('/:owner/:shortName', async (ctx: Context) => {
+  return async (ctx: Context, map: MapRecord, role: MemberRole | undefined, extra: MapPageExtra = {}): Promise<void> => {
     const viewer = viewerOf(ctx);
-    const address = await lookUpMapAddress(db, ctx.params.owner ?? '', ctx.params.shortName ?? '', viewer?.id ?? null);
-    if (address.kind === 'moved') return redirectToMoved(ctx, address.path);
-    if (address.kind === 'none') {
-      return answerPage(ctx, {
-        status: 404,
-        title: 'Map not found',
-        body: h(MessagePage, {
-          heading: 'Map not found',
-          message: viewer ? 'There is no map at this address, or you may not see it.' : 'There is no map at this address, or it is not public: log in to see the maps shared with you.',
-          ...(viewer ? {} : { link: { href: `/login?next=${encodeURIComponent(ctx.path)}`, text: 'Log in' } }),
-        }),
-      });
-    }
-    const { map, role } = address.found;
     const mayEdit = viewer !== undefined && canEdit(accessTo(map, viewer.id, role));
     const basemap = await viewedMapBasemap(deps, map);
     answerPage(ctx, {
+      status: extra.status,
       title: map.title,
       styles: ['/assets/maplibre/maplibre-gl.css', '/basemaps/fonts/noto-sans.css'],
       scripts: ['/assets/app.js'],
@@ -54,9 +51,34 @@ export function mountMapPage(router: Router, deps: MapBasemapDeps): void {
         link: mapUrl(config.publicUrl, map),
         embedCode: iframeCode(config.publicUrl, map, { panel: false }),
         embedCodeWithPanel: iframeCode(config.publicUrl, map, { panel: true }),
-        ...(mayEdit ? { edit: { saveUrl: `/maps/${map.id}/save`, csrf: csrfToken(ctx) } } : {}),
+        ...(mayEdit ? { edit: { saveUrl: `/maps/${map.id}/save`, importUrl: `/maps/${map.id}/import`, versionsUrl: `/maps/${map.id}/versions`, csrf: csrfToken(ctx) } } : {}),
+        ...(mayEdit ? { settingsHref: `${mapPath(map)}?settings=1#map-settings` } : {}),
+        ...(extra.settings ? { settings: extra.settings } : {}),
       }),
       alternate: visibleToAnyone(map) ? `${config.publicUrl}/oembed?url=${encodeURIComponent(mapUrl(config.publicUrl, map))}` : undefined,
     });
+  };
+}
+
+export function mountMapPage(router: Router, deps: MapBasemapDeps): void {
+  const answerMapPage = mapPageAnswer(deps);
+  router.get('/:owner/:shortName', async (ctx: Context) => {
+    const { db } = deps;
+    const viewer = viewerOf(ctx);
+    const address = await lookUpMapAddress(db, ctx.params.owner ?? '', ctx.params.shortName ?? '', viewer?.id ?? null);
+    if (address.kind === 'moved') return redirectToMoved(ctx, address.path);
+    if (address.kind === 'none') {
+      return answerPage(ctx, {
+        status: 404,
+        title: 'Map not found',
+        body: h(MessagePage, {
+          heading: 'Map not found',
+          message: viewer ? 'There is no map at this address, or you may not see it.' : 'There is no map at this address, or it is not public: log in to see the maps shared with you.',
+          ...(viewer ? {} : { link: { href: `/login?next=${encodeURIComponent(ctx.path)}`, text: 'Log in' } }),
+        }),
+      });
+    }
+    const { map, role } = address.found;
+    await answerMapPage(ctx, map, role, { settings: await settingsOnPage(db, ctx, map, viewer?.id, role) });
   });
 }

@@ -1,9 +1,12 @@
 // The map editor for the map's owner and editors: a toolbar (Edit map, then Select, Point, Line,
-// Area, Undo, Redo, Save), the item panel of the selected item (./itemPanel.ts), undo and redo of
-// every edit of the session and the unsaved changes (./editState.ts), and Save, which sends only
-// what changed since the revision the page loaded (POST /maps/{id}/save) and settles conflicts
-// with what others saved meanwhile. The map itself is the adapter's: this module keeps the edits.
+// Area, Undo, Redo, Save, and Import: ./importDialog.ts), the item panel of the selected item
+// (./itemPanel.ts), undo and redo of every edit of the session and the unsaved changes
+// (./editState.ts), and Save, which sends only what changed since the revision the page loaded
+// (POST /maps/{id}/save) and settles conflicts with what others saved meanwhile. The map itself
+// is the adapter's: this module keeps the edits.
 import { EditState, type Conflict } from './editState.js';
+import { HistoryPanel } from './historyPanel.js';
+import { importButton } from './importDialog.js';
 import { element, ItemPanel } from './itemPanel.js';
 import { isEditable, type Drawing, type DrawTool, type MapFeature, type MapView } from './mapAdapter.js';
 
@@ -13,6 +16,10 @@ export interface EditorOptions {
   /** The revision the features are of (X-Map-Revision). */
   revision: number;
   saveUrl: string;
+  /** Where the Import button sends files (./importDialog.ts). */
+  importUrl?: string;
+  /** The map's versions (./historyPanel.ts). */
+  versionsUrl?: string;
   csrf: string;
   /** Where the toolbar goes (over the map) and where the item panel goes (the side panel). */
   toolbarHost: HTMLElement;
@@ -44,6 +51,7 @@ export function startEditor(options: EditorOptions): Editor {
   let tool: DrawTool = 'select';
   let editing = false;
   let saving = false;
+  let previewing = false;
   let nextNewId = -1_000_000;
 
   // ---- the item list beside the map follows the edits
@@ -88,10 +96,39 @@ export function startEditor(options: EditorOptions): Editor {
   redoButton.addEventListener('click', () => redo());
   saveButton.addEventListener('click', () => void save());
   toolbar.append(undoButton, redoButton, saveButton);
+  const importer = options.importUrl ? importButton({ importUrl: options.importUrl, csrf: options.csrf, unsaved: () => state.pending() }) : undefined;
+  if (importer) toolbar.append(importer);
+  const historyButton = element('button', { type: 'button', 'aria-pressed': 'false', 'aria-label': 'History: earlier versions of the map' }, 'History');
+  toolbar.append(historyButton);
   options.toolbarHost.append(toolbar, status);
 
   const panel = new ItemPanel({ setProperty, remove: deleteSelected, done: () => select(undefined) });
   options.panelHost.prepend(panel.root);
+  // While a version is previewed the map shows it, not the map's items: nothing is edited meanwhile.
+  const history = options.versionsUrl
+    ? new HistoryPanel({
+        versionsUrl: options.versionsUrl,
+        csrf: options.csrf,
+        view: options.view,
+        unsaved: () => state.pending(),
+        previewing: (on) => {
+          if (on) {
+            select(undefined);
+            setTool('select');
+          }
+          previewing = on;
+          refreshButtons();
+        },
+      })
+    : undefined;
+  if (history) options.panelHost.prepend(history.root);
+  historyButton.hidden = !history;
+  historyButton.addEventListener('click', () => {
+    if (!history) return;
+    if (history.isOpen()) history.close();
+    else void history.open();
+    historyButton.setAttribute('aria-pressed', String(history.isOpen()));
+  });
 
   const drawing: Drawing = view.startDrawing((id, geometry) => {
     state.apply({ id, before: null, after: { type: 'Feature', id, geometry, properties: {} } });
@@ -169,6 +206,8 @@ export function startEditor(options: EditorOptions): Editor {
     if (!on) {
       select(undefined);
       setTool('select');
+      history?.close();
+      historyButton.setAttribute('aria-pressed', 'false');
     }
     editing = on;
     editButton.setAttribute('aria-pressed', String(on));
@@ -183,8 +222,12 @@ export function startEditor(options: EditorOptions): Editor {
     saveButton.disabled = count === 0 || saving;
     saveButton.textContent = count === 0 ? 'Saved' : `Save (${count})`;
     // The tools while editing; Save whenever something is unsaved.
-    for (const button of [...toolButtons.values(), undoButton, redoButton]) button.hidden = !editing;
+    for (const button of [...toolButtons.values(), undoButton, redoButton, ...(importer ? [importer] : [])]) button.hidden = !editing;
     saveButton.hidden = !editing && count === 0;
+    historyButton.hidden = !editing || !history;
+    // A preview shows another version: drawing, undo and redo wait for the map's own items.
+    for (const button of toolButtons.values()) button.disabled = previewing;
+    if (previewing) undoButton.disabled = redoButton.disabled = true;
   }
 
   // ---- saving
@@ -241,7 +284,7 @@ export function startEditor(options: EditorOptions): Editor {
 
   // ---- keyboard, leaving
   document.addEventListener('keydown', (event) => {
-    if (!editing) return;
+    if (!editing || previewing) return;
     const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement;
     if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'z' && !typing) {
       event.preventDefault();
@@ -261,5 +304,5 @@ export function startEditor(options: EditorOptions): Editor {
   // A new map (or a link with ?edit=1) opens with the tools on.
   setEditing(new URLSearchParams(location.search).get('edit') === '1');
   // A click on an item selects it with the Select tool; while drawing, the click is the drawing's.
-  return { select: (id) => (editing && tool === 'select' ? select(id) : undefined), active: () => editing };
+  return { select: (id) => (editing && tool === 'select' && !previewing ? select(id) : undefined), active: () => editing };
 }

@@ -2,7 +2,8 @@
 // GeoJSON document over a basemap style, which features are hidden, where to look, and what was
 // clicked. (DESIGN.md: the map library lives behind one adapter.)
 import * as maplibregl from 'maplibre-gl';
-import type { GeoJSONSource, Map as MapLibreMap, MapLayerMouseEvent } from 'maplibre-gl';
+import type { GeoJSONSource, Map as MapLibreMap, MapLayerMouseEvent, MapMouseEvent, RasterTileSource } from 'maplibre-gl';
+import { DOT_TILE_SIZE, DotTiles, mercator, type Dot } from './densePoints.js';
 import { createDrawing, type Drawing, type EditableGeometry } from './drawingAdapter.js';
 
 export type { Drawing, DrawTool, EditableGeometry } from './drawingAdapter.js';
@@ -27,6 +28,14 @@ export interface MapView {
   focus(id: number): void;
   onSelect(listener: (feature: MapFeature, at: [number, number]) => void): void;
   showPopup(at: [number, number], content: HTMLElement): void;
+  /** Shows these features instead of the map's (a version in the History); undefined: the map's own again. */
+  preview(features: MapFeature[] | undefined): void;
+  /**
+   * Resolves once the map is drawn with every feature given so far: MapLibre's worker has taken
+   * the last data sent to the source and the map is idle (style, tiles and icons loaded, nothing
+   * moving). What the map page signals as `data-map-drawn` (web/app/main.ts).
+   */
+  drawn(): Promise<void>;
 }
 
 const DEFAULT_COLOR = '#2f6fd6';
@@ -86,6 +95,72 @@ function loadIcons(map: MapLibreMap): void {
   });
 }
 
+/**
+ * The most points a map tile (512 px) may hold for them to be drawn as circles with their icons
+ * at its zoom. Circles that close together cover each other anyway, each costs software WebGL its
+ * vertices at every frame and each icon MapLibre's worker a symbol (a tile of more than 32,767
+ * symbols breaks MapLibre: its symbol index is 16-bit). Denser, they are dots (./densePoints.ts).
+ */
+const POINTS_PER_TILE = 2_000;
+
+/** The lowest zoom at which no tile holds more than POINTS_PER_TILE of these points: below it they are dots. */
+function crowdedBelow(points: [number, number][]): number {
+  if (points.length <= POINTS_PER_TILE) return 0;
+  const DEEPEST = 16;
+  // Web Mercator tile coordinates at the deepest zoom; a zoom's tile is them shifted right.
+  const xs = new Uint32Array(points.length);
+  const ys = new Uint32Array(points.length);
+  points.forEach(([lon, lat], i) => {
+    const sin = Math.sin((Math.max(-85, Math.min(85, lat)) * Math.PI) / 180);
+    xs[i] = Math.min(2 ** DEEPEST - 1, Math.max(0, Math.floor(((lon + 180) / 360) * 2 ** DEEPEST)));
+    ys[i] = Math.min(2 ** DEEPEST - 1, Math.max(0, Math.floor((0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * 2 ** DEEPEST)));
+  });
+  for (let zoom = 0; zoom < DEEPEST; zoom += 1) {
+    const counts = new Map<number, number>();
+    let most = 0;
+    for (let i = 0; i < xs.length; i += 1) {
+      const tile = (xs[i]! >>> (DEEPEST - zoom)) * 2 ** zoom + (ys[i]! >>> (DEEPEST - zoom));
+      const count = (counts.get(tile) ?? 0) + 1;
+      counts.set(tile, count);
+      most = Math.max(most, count);
+    }
+    if (most <= POINTS_PER_TILE) return zoom;
+  }
+  return DEEPEST;
+}
+
+/** The dots layer (./densePoints.ts) below `maxzoom`: raster tiles drawn on request from the points given last. */
+function addDots(map: MapLibreMap, maxzoom: number) {
+  const tiles = new DotTiles();
+  let next: (() => Dot[]) | undefined;
+  const current = () => {
+    if (next) tiles.set(next());
+    next = undefined;
+    return tiles;
+  };
+  const protocol = `map-dots-${++dotLayers}`;
+  maplibregl.addProtocol(protocol, async ({ url }) => {
+    const [z, x, y] = url.split('/').slice(-3).map(Number) as [number, number, number];
+    return { data: current().draw(z, x, y) };
+  });
+  let version = 0;
+  map.addSource('dots', { type: 'raster', tiles: [`${protocol}://0/{z}/{x}/{y}`], tileSize: DOT_TILE_SIZE, maxzoom });
+  map.addLayer({ id: 'dots', type: 'raster', source: 'dots', maxzoom, paint: { 'raster-fade-duration': 0 } });
+  return {
+    /** The points to draw from now on (read when a tile is next drawn); the tiles are drawn again. */
+    changed(points: () => Dot[]) {
+      next = points;
+      // A new address for every tile: MapLibre asks for them all again.
+      if (version++ > 0) (map.getSource('dots') as RasterTileSource).setTiles([`${protocol}://${version}/{z}/{x}/{y}`]);
+    },
+    /** The id of the dot under a place, at a zoom (within 6 pixels). */
+    pick(at: { lng: number; lat: number }, zoom: number): number | undefined {
+      return current().pick(mercator([at.lng, at.lat]), 6 / (DOT_TILE_SIZE * 2 ** zoom));
+    },
+  };
+}
+let dotLayers = 0;
+
 export async function createMapView(container: HTMLElement, styleUrl: string, features: MapFeature[]): Promise<MapView> {
   const bounds: Bounds = [Infinity, Infinity, -Infinity, -Infinity];
   for (const feature of features) extend(bounds, feature.geometry?.coordinates);
@@ -98,17 +173,22 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
       : { bounds: [bounds[0], bounds[1], bounds[2], bounds[3]] as Bounds, fitBoundsOptions: { padding: 48, maxZoom: 15 } }),
   });
   map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
+  (window as unknown as { probeMap: unknown }).probeMap = map; // PROBE-TEMP
   loadIcons(map);
   await new Promise<void>((resolve) => map.once('load', () => resolve()));
+  // What the map draws a feature with and knows it by, nothing else: MapLibre copies every
+  // property to its worker, into each tile and back for clicks (the feature itself is in byId).
   const decorate = (feature: MapFeature) => ({
-    ...feature,
+    type: 'Feature' as const,
+    id: feature.id,
+    geometry: feature.geometry,
     properties: {
-      ...feature.properties,
       _id: feature.id,
       _color: typeof feature.properties?.color === 'string' && /^#[0-9a-f]{6}$/i.test(feature.properties.color) ? feature.properties.color : DEFAULT_COLOR,
       _icon: iconOf(feature.properties),
     },
   });
+  type Drawn = ReturnType<typeof decorate>;
   // Every feature as drawn, by id (the hidden ones too); the source holds the visible ones.
   const shown = new Map(features.map((feature) => [feature.id, decorate(feature)]));
   let hiddenIds: ReadonlySet<number> = new Set();
@@ -118,9 +198,17 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
   map.addLayer({ id: 'areas', type: 'fill', source: 'items', filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'fill-color': color, 'fill-opacity': 0.25 } });
   map.addLayer({ id: 'area-lines', type: 'line', source: 'items', filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'line-color': color, 'line-width': 2 } });
   map.addLayer({ id: 'lines', type: 'line', source: 'items', filter: ['==', ['geometry-type'], 'LineString'], paint: { 'line-color': color, 'line-width': 3 }, layout: { 'line-cap': 'round', 'line-join': 'round' } });
+  // Points as circles with their icons where they have room, as dots where they crowd.
+  const isPoint = (feature: Drawn) => feature.geometry?.type === 'Point';
+  const dotZoom = crowdedBelow([...shown.values()].filter(isPoint).map((feature) => feature.geometry!.coordinates as [number, number]));
+  const dots = dotZoom > 0 ? addDots(map, dotZoom) : undefined;
+  const mapDots = () => [...shown.values()].filter((feature) => isPoint(feature) && !hiddenIds.has(feature.id));
+  let dotsOf = mapDots;
+  const dotsChanged = () => dots?.changed(() => dotsOf().map((feature) => ({ id: feature.id, coordinates: feature.geometry!.coordinates as [number, number], color: feature.properties._color })));
+  dotsChanged();
   // A custom marker is its own picture: no circle under it.
-  map.addLayer({ id: 'points', type: 'circle', source: 'items', filter: ['all', ['==', ['geometry-type'], 'Point'], ['!=', ['slice', ['get', '_icon'], 0, 7], 'marker-']], paint: { 'circle-color': color, 'circle-radius': 11, 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 1.5 } });
-  map.addLayer({ id: 'icons', type: 'symbol', source: 'items', filter: ['all', ['==', ['geometry-type'], 'Point'], ['!=', ['get', '_icon'], '']], layout: { 'icon-image': ['get', '_icon'], 'icon-allow-overlap': true } });
+  map.addLayer({ id: 'points', type: 'circle', source: 'items', minzoom: dotZoom, filter: ['all', ['==', ['geometry-type'], 'Point'], ['!=', ['slice', ['get', '_icon'], 0, 7], 'marker-']], paint: { 'circle-color': color, 'circle-radius': 11, 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 1.5 } });
+  map.addLayer({ id: 'icons', type: 'symbol', source: 'items', minzoom: dotZoom, filter: ['all', ['==', ['geometry-type'], 'Point'], ['!=', ['get', '_icon'], '']], layout: { 'icon-image': ['get', '_icon'], 'icon-allow-overlap': true } });
 
   const listeners: ((feature: MapFeature, at: [number, number]) => void)[] = [];
   const byId = new Map(features.map((feature) => [feature.id, feature]));
@@ -133,11 +221,37 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
     map.on('mouseenter', layer, () => (map.getCanvas().style.cursor = 'pointer'));
     map.on('mouseleave', layer, () => (map.getCanvas().style.cursor = ''));
   }
+  if (dots) {
+    // Dots are pictures: the one under a click or the pointer is found by its place.
+    const dotAt = (event: MapMouseEvent) => (map.getZoom() < dotZoom ? byId.get(dots.pick(event.lngLat, map.getZoom()) ?? NaN) : undefined);
+    map.on('click', (event) => {
+      const feature = dotAt(event);
+      if (feature) listeners.forEach((listener) => listener(feature, [event.lngLat.lng, event.lngLat.lat]));
+    });
+    let overDot = false;
+    map.on('mousemove', (event) => {
+      if (event.originalEvent.buttons !== 0) return; // dragging the map
+      const over = dotAt(event) !== undefined;
+      if (over !== overDot) map.getCanvas().style.cursor = over ? 'pointer' : '';
+      overDot = over;
+    });
+  }
   let popup: maplibregl.Popup | undefined;
+  let previewing = false;
+  const showMapFeatures = () =>
+    (map.getSource('items') as GeoJSONSource).setData({ type: 'FeatureCollection', features: [...shown.values()].filter((feature) => !hiddenIds.has(feature.id)) } as never);
   return {
     setHidden(hidden) {
-      hiddenIds = hidden;
-      (map.getSource('items') as GeoJSONSource).setData({ type: 'FeatureCollection', features: [...shown.values()].filter((feature) => !hidden.has(feature.id)) } as never);
+      // Only the difference goes to the map (one item shown or hidden is a small update, the
+      // same set again none): sending a 100,000-point map's features again takes seconds.
+      const before = hiddenIds;
+      hiddenIds = new Set(hidden);
+      if (previewing) return;
+      const remove = [...hiddenIds].filter((id) => !before.has(id) && shown.has(id));
+      const add = [...before].filter((id) => !hiddenIds.has(id) && shown.has(id)).map((id) => shown.get(id)!);
+      if (remove.length === 0 && add.length === 0) return;
+      void (map.getSource('items') as GeoJSONSource).updateData({ remove, add: add as never });
+      dotsChanged();
     },
     putFeatures(changed) {
       for (const feature of changed) {
@@ -146,6 +260,7 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
       }
       const visible = changed.filter((feature) => !hiddenIds.has(feature.id));
       void (map.getSource('items') as GeoJSONSource).updateData({ remove: changed.map((feature) => feature.id), add: visible.map((feature) => shown.get(feature.id)!) as never });
+      dotsChanged();
     },
     removeFeatures(ids) {
       for (const id of ids) {
@@ -153,6 +268,7 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
         byId.delete(id);
       }
       void (map.getSource('items') as GeoJSONSource).updateData({ remove: ids });
+      dotsChanged();
     },
     startDrawing(onDrawn) {
       return createDrawing(map, onDrawn);
@@ -186,6 +302,28 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
       // The tip takes the photo's tip colour (set on the content by the popup's builder).
       const tip = content.style.getPropertyValue('--tip-color');
       if (tip) popup.getElement().style.setProperty('--tip-color', tip);
+    },
+    preview(features) {
+      popup?.remove();
+      previewing = features !== undefined;
+      const previewed = features?.filter((feature) => feature.properties?.visible !== false && feature.properties?.visible !== 0).map((feature) => ({ ...decorate(feature), id: NaN }));
+      dotsOf = previewed ? () => previewed.filter(isPoint) : mapDots;
+      dotsChanged();
+      if (!features) return showMapFeatures();
+      const visible = features.filter((feature) => feature.properties?.visible !== false && feature.properties?.visible !== 0);
+      // Another source of ids: a preview's features are not the map's, so clicks find none of them.
+      (map.getSource('items') as GeoJSONSource).setData({ type: 'FeatureCollection', features: visible.map((feature) => {
+          const drawn = decorate(feature);
+          return { ...drawn, properties: { ...drawn.properties, _id: -1 } };
+        }) } as never);
+    },
+    drawn() {
+      // MapLibre is idle only when every source has taken its last update and every tile in view
+      // is loaded; a repaint makes it say so even if it already was.
+      return new Promise<void>((resolve) => {
+        map.once('idle', () => resolve());
+        map.triggerRepaint();
+      });
     },
   };
 }

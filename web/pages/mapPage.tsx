@@ -4,6 +4,7 @@
 import type { Fallback } from '../../lib/browserBasemap.js';
 import type { ItemGroup, ItemTree, ListedItem } from '../../lib/mapItems.js';
 import { PROVIDER_KIND_LABELS } from '../../lib/providerKeys.js';
+import { MapSettingsPanel, type MapSettingsProps } from './mapSettingsPanel.js';
 
 export interface MapPageProps {
   title: string;
@@ -21,8 +22,12 @@ export interface MapPageProps {
   link: string;
   embedCode: string;
   embedCodeWithPanel: string;
-  /** For the map's owner and editors: where the editor saves, and this browser's form token. */
-  edit?: { saveUrl: string; csrf: string };
+  /** For the map's owner and editors: where the editor saves and imports files, and this browser's form token. */
+  edit?: { saveUrl: string; importUrl: string; versionsUrl: string; csrf: string };
+  /** For the map's owner and editors: the address that opens the Map settings section. */
+  settingsHref?: string;
+  /** The Map settings section, when open (web/pages/mapSettingsPanel.tsx). */
+  settings?: MapSettingsProps;
 }
 
 const KIND_LABEL: Record<ListedItem['kind'], string> = { point: 'Point', line: 'Line', area: 'Area', item: 'Item' };
@@ -93,7 +98,7 @@ export function ItemList({ tree }: { tree: ItemTree }) {
   );
 }
 
-/** Download: the whole map as GeoJSON or KML, its points as CSV (the table import's columns), points and lines as GPX, its picture. */
+/** Download: the whole map as GeoJSON or KML, its points as CSV or XLSX (the table import's columns), points and lines as GPX, its picture. */
 function Downloads({ path }: { path: string }) {
   return (
     <details class="share">
@@ -110,6 +115,12 @@ function Downloads({ path }: { path: string }) {
             CSV
           </a>{' '}
           — the points, in the columns a table import reads
+        </li>
+        <li>
+          <a href={`${path}/download.xlsx`} download="">
+            Excel
+          </a>{' '}
+          — the same table as an XLSX workbook
         </li>
         <li>
           <a href={`${path}/download.kml`} download="">
@@ -190,7 +201,16 @@ export function MapPage(props: MapPageProps) {
     <div class="map-page">
       <aside class="side-panel" aria-label="About this map">
         <h1>{props.title}</h1>
-        <p class="meta">by {props.owner}</p>
+        <p class="meta">
+          by {props.owner}
+          {props.settingsHref && !props.settings ? (
+            <>
+              {' · '}
+              <a href={props.settingsHref}>Map settings</a>
+            </>
+          ) : null}
+        </p>
+        {props.settings ? <MapSettingsPanel {...props.settings} /> : null}
         {props.basemapNotice ? <BasemapNotice fallback={props.basemapNotice} /> : null}
         {props.descriptionHtml ? <div class="description" dangerouslySetInnerHTML={{ __html: props.descriptionHtml }} /> : null}
         <ItemList tree={props.tree} />
@@ -201,7 +221,7 @@ export function MapPage(props: MapPageProps) {
         class="map-view"
         data-map-geojson={`${props.path}/map.geojson`}
         data-map-style={props.styleUrl}
-        {...(props.edit ? { 'data-save-url': props.edit.saveUrl, 'data-csrf': props.edit.csrf } : {})}
+        {...(props.edit ? { 'data-save-url': props.edit.saveUrl, 'data-import-url': props.edit.importUrl, 'data-versions-url': props.edit.versionsUrl, 'data-csrf': props.edit.csrf } : {})}
       >
         <img src={`${props.path}/static.png`} width={1200} height={630} alt={`Map: ${props.title}`} />
       </figure>
