@@ -50,7 +50,7 @@ if (!only || only === 'editor') {
   const editor = await benchEditor();
   results.editor = editor;
   console.table(editor.drawn);
-  console.table([editor.pan]);
+  console.table(editor.pan);
   console.table([editor.save]);
 }
 if (!only || only === 'versions') {

@@ -3,7 +3,7 @@
 // clicked. (DESIGN.md: the map library lives behind one adapter.)
 import * as maplibregl from 'maplibre-gl';
 import type { GeoJSONSource, Map as MapLibreMap, MapLayerMouseEvent, MapMouseEvent, RasterTileSource } from 'maplibre-gl';
-import { DOT_TILE_SIZE, DotTiles, mercator, type Dot } from './densePoints.js';
+import { crowdedBelow, DOT_TILE_SIZE, DotTiles, mercator, type Dot } from './densePoints.js';
 import { createDrawing, type Drawing, type EditableGeometry } from './drawingAdapter.js';
 
 export type { Drawing, DrawTool, EditableGeometry } from './drawingAdapter.js';
@@ -95,40 +95,6 @@ function loadIcons(map: MapLibreMap): void {
   });
 }
 
-/**
- * The most points a map tile (512 px) may hold for them to be drawn as circles with their icons
- * at its zoom. Circles that close together cover each other anyway, each costs software WebGL its
- * vertices at every frame and each icon MapLibre's worker a symbol (a tile of more than 32,767
- * symbols breaks MapLibre: its symbol index is 16-bit). Denser, they are dots (./densePoints.ts).
- */
-const POINTS_PER_TILE = 2_000;
-
-/** The lowest zoom at which no tile holds more than POINTS_PER_TILE of these points: below it they are dots. */
-function crowdedBelow(points: [number, number][]): number {
-  if (points.length <= POINTS_PER_TILE) return 0;
-  const DEEPEST = 16;
-  // Web Mercator tile coordinates at the deepest zoom; a zoom's tile is them shifted right.
-  const xs = new Uint32Array(points.length);
-  const ys = new Uint32Array(points.length);
-  points.forEach(([lon, lat], i) => {
-    const sin = Math.sin((Math.max(-85, Math.min(85, lat)) * Math.PI) / 180);
-    xs[i] = Math.min(2 ** DEEPEST - 1, Math.max(0, Math.floor(((lon + 180) / 360) * 2 ** DEEPEST)));
-    ys[i] = Math.min(2 ** DEEPEST - 1, Math.max(0, Math.floor((0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * 2 ** DEEPEST)));
-  });
-  for (let zoom = 0; zoom < DEEPEST; zoom += 1) {
-    const counts = new Map<number, number>();
-    let most = 0;
-    for (let i = 0; i < xs.length; i += 1) {
-      const tile = (xs[i]! >>> (DEEPEST - zoom)) * 2 ** zoom + (ys[i]! >>> (DEEPEST - zoom));
-      const count = (counts.get(tile) ?? 0) + 1;
-      counts.set(tile, count);
-      most = Math.max(most, count);
-    }
-    if (most <= POINTS_PER_TILE) return zoom;
-  }
-  return DEEPEST;
-}
-
 /** The dots layer (./densePoints.ts) below `maxzoom`: raster tiles drawn on request from the points given last. */
 function addDots(map: MapLibreMap, maxzoom: number) {
   const tiles = new DotTiles();
@@ -141,7 +107,7 @@ function addDots(map: MapLibreMap, maxzoom: number) {
   const protocol = `map-dots-${++dotLayers}`;
   maplibregl.addProtocol(protocol, async ({ url }) => {
     const [z, x, y] = url.split('/').slice(-3).map(Number) as [number, number, number];
-    return { data: current().draw(z, x, y) };
+    return { data: await current().draw(z, x, y) };
   });
   let version = 0;
   map.addSource('dots', { type: 'raster', tiles: [`${protocol}://0/{z}/{x}/{y}`], tileSize: DOT_TILE_SIZE, maxzoom });
@@ -173,9 +139,10 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
       : { bounds: [bounds[0], bounds[1], bounds[2], bounds[3]] as Bounds, fitBoundsOptions: { padding: 48, maxZoom: 15 } }),
   });
   map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
-  (window as unknown as { probeMap: unknown }).probeMap = map; // PROBE-TEMP
   loadIcons(map);
-  await new Promise<void>((resolve) => map.once('load', () => resolve()));
+  // The features go in as soon as the style is there (not at 'load', after the basemap is drawn):
+  // their work in MapLibre's worker then overlaps the basemap's.
+  if (!map.isStyleLoaded()) await new Promise<void>((resolve) => map.once('style.load', () => resolve()));
   // What the map draws a feature with and knows it by, nothing else: MapLibre copies every
   // property to its worker, into each tile and back for clicks (the feature itself is in byId).
   const decorate = (feature: MapFeature) => ({
@@ -192,23 +159,37 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
   // Every feature as drawn, by id (the hidden ones too); the source holds the visible ones.
   const shown = new Map(features.map((feature) => [feature.id, decorate(feature)]));
   let hiddenIds: ReadonlySet<number> = new Set();
+  // Points have a source of their own: where they are dots (below), no layer asks for its tiles,
+  // so MapLibre's worker cuts and encodes none of them. Lines and areas are in `items`.
+  const isPoint = (feature: Drawn) => feature.geometry?.type === 'Point' || feature.geometry?.type === 'MultiPoint';
+  const SOURCES = ['items', 'points'] as const;
+  const sourceOf = (feature: Drawn) => (isPoint(feature) ? 'points' : 'items');
+  const source = (id: (typeof SOURCES)[number]) => map.getSource(id) as GeoJSONSource;
+  const collection = (features: Drawn[]) => ({ type: 'FeatureCollection', features }) as never;
+  /** The sources hold these features from now on. */
+  const setSources = (drawn: Drawn[]) => SOURCES.forEach((id) => source(id).setData(collection(drawn.filter((feature) => sourceOf(feature) === id))));
+  /** Takes these ids out of the sources and puts these features in (only what changed is sent to the worker). */
+  const updateSources = (remove: number[], add: Drawn[]) =>
+    SOURCES.forEach((id) => void source(id).updateData({ remove, add: add.filter((feature) => sourceOf(feature) === id) as never }));
   // Features are known by `_id` (new, unsaved ones have negative ids), so single ones can be updated.
-  map.addSource('items', { type: 'geojson', data: { type: 'FeatureCollection', features: [...shown.values()] } as never, promoteId: '_id' });
+  for (const id of SOURCES) map.addSource(id, { type: 'geojson', data: collection([...shown.values()].filter((feature) => sourceOf(feature) === id)), promoteId: '_id' });
   const color = ['get', '_color'] as unknown as string;
   map.addLayer({ id: 'areas', type: 'fill', source: 'items', filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'fill-color': color, 'fill-opacity': 0.25 } });
   map.addLayer({ id: 'area-lines', type: 'line', source: 'items', filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'line-color': color, 'line-width': 2 } });
   map.addLayer({ id: 'lines', type: 'line', source: 'items', filter: ['==', ['geometry-type'], 'LineString'], paint: { 'line-color': color, 'line-width': 3 }, layout: { 'line-cap': 'round', 'line-join': 'round' } });
   // Points as circles with their icons where they have room, as dots where they crowd.
-  const isPoint = (feature: Drawn) => feature.geometry?.type === 'Point';
-  const dotZoom = crowdedBelow([...shown.values()].filter(isPoint).map((feature) => feature.geometry!.coordinates as [number, number]));
+  const positions = (feature: Drawn): [number, number][] =>
+    feature.geometry?.type === 'Point' ? [feature.geometry.coordinates as [number, number]] : feature.geometry?.type === 'MultiPoint' ? (feature.geometry.coordinates as [number, number][]) : [];
+  const dotZoom = crowdedBelow([...shown.values()].flatMap(positions));
   const dots = dotZoom > 0 ? addDots(map, dotZoom) : undefined;
   const mapDots = () => [...shown.values()].filter((feature) => isPoint(feature) && !hiddenIds.has(feature.id));
   let dotsOf = mapDots;
-  const dotsChanged = () => dots?.changed(() => dotsOf().map((feature) => ({ id: feature.id, coordinates: feature.geometry!.coordinates as [number, number], color: feature.properties._color })));
+  const dotsChanged = () =>
+    dots?.changed(() => dotsOf().flatMap((feature) => positions(feature).map((coordinates) => ({ id: feature.id, coordinates, color: feature.properties._color }))));
   dotsChanged();
   // A custom marker is its own picture: no circle under it.
-  map.addLayer({ id: 'points', type: 'circle', source: 'items', minzoom: dotZoom, filter: ['all', ['==', ['geometry-type'], 'Point'], ['!=', ['slice', ['get', '_icon'], 0, 7], 'marker-']], paint: { 'circle-color': color, 'circle-radius': 11, 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 1.5 } });
-  map.addLayer({ id: 'icons', type: 'symbol', source: 'items', minzoom: dotZoom, filter: ['all', ['==', ['geometry-type'], 'Point'], ['!=', ['get', '_icon'], '']], layout: { 'icon-image': ['get', '_icon'], 'icon-allow-overlap': true } });
+  map.addLayer({ id: 'points', type: 'circle', source: 'points', minzoom: dotZoom, filter: ['all', ['==', ['geometry-type'], 'Point'], ['!=', ['slice', ['get', '_icon'], 0, 7], 'marker-']], paint: { 'circle-color': color, 'circle-radius': 11, 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 1.5 } });
+  map.addLayer({ id: 'icons', type: 'symbol', source: 'points', minzoom: dotZoom, filter: ['all', ['==', ['geometry-type'], 'Point'], ['!=', ['get', '_icon'], '']], layout: { 'icon-image': ['get', '_icon'], 'icon-allow-overlap': true } });
 
   const listeners: ((feature: MapFeature, at: [number, number]) => void)[] = [];
   const byId = new Map(features.map((feature) => [feature.id, feature]));
@@ -238,8 +219,7 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
   }
   let popup: maplibregl.Popup | undefined;
   let previewing = false;
-  const showMapFeatures = () =>
-    (map.getSource('items') as GeoJSONSource).setData({ type: 'FeatureCollection', features: [...shown.values()].filter((feature) => !hiddenIds.has(feature.id)) } as never);
+  const showMapFeatures = () => setSources([...shown.values()].filter((feature) => !hiddenIds.has(feature.id)));
   return {
     setHidden(hidden) {
       // Only the difference goes to the map (one item shown or hidden is a small update, the
@@ -250,7 +230,7 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
       const remove = [...hiddenIds].filter((id) => !before.has(id) && shown.has(id));
       const add = [...before].filter((id) => !hiddenIds.has(id) && shown.has(id)).map((id) => shown.get(id)!);
       if (remove.length === 0 && add.length === 0) return;
-      void (map.getSource('items') as GeoJSONSource).updateData({ remove, add: add as never });
+      updateSources(remove, add);
       dotsChanged();
     },
     putFeatures(changed) {
@@ -259,7 +239,10 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
         byId.set(feature.id, feature);
       }
       const visible = changed.filter((feature) => !hiddenIds.has(feature.id));
-      void (map.getSource('items') as GeoJSONSource).updateData({ remove: changed.map((feature) => feature.id), add: visible.map((feature) => shown.get(feature.id)!) as never });
+      updateSources(
+        changed.map((feature) => feature.id),
+        visible.map((feature) => shown.get(feature.id)!),
+      );
       dotsChanged();
     },
     removeFeatures(ids) {
@@ -267,7 +250,7 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
         shown.delete(id);
         byId.delete(id);
       }
-      void (map.getSource('items') as GeoJSONSource).updateData({ remove: ids });
+      updateSources(ids, []);
       dotsChanged();
     },
     startDrawing(onDrawn) {
@@ -311,11 +294,14 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
       dotsChanged();
       if (!features) return showMapFeatures();
       const visible = features.filter((feature) => feature.properties?.visible !== false && feature.properties?.visible !== 0);
-      // Another source of ids: a preview's features are not the map's, so clicks find none of them.
-      (map.getSource('items') as GeoJSONSource).setData({ type: 'FeatureCollection', features: visible.map((feature) => {
+      // A preview's features are not the map's: known by no id (NaN, which no item has, not even
+      // a new unsaved one), a click on them finds nothing.
+      setSources(
+        visible.map((feature) => {
           const drawn = decorate(feature);
-          return { ...drawn, properties: { ...drawn.properties, _id: -1 } };
-        }) } as never);
+          return { ...drawn, properties: { ...drawn.properties, _id: NaN } };
+        }),
+      );
     },
     drawn() {
       // MapLibre is idle only when every source has taken its last update and every tile in view
