@@ -9,7 +9,7 @@ import { copyFeatureRows } from './copy.js';
 import { timeLeft, stillInTime, type Deadline } from './deadline.js';
 import { translating } from './errors.js';
 import { findMapRecord } from './maps.js';
-import { addMedia, claimMedia, recheckMedia } from './mapMedia.js';
+import { addMedia, claimMedia, mediaOfRows, recheckMedia } from './mapMedia.js';
 import { closeVersion, keepRowsBefore, openVersion } from './mapVersions.js';
 
 /** What an append learns of the map (under its lock) before it writes. */
@@ -124,16 +124,6 @@ const rowColumns = (mapId: number, revision: number, row: FeatureRow) => ({
   feature: row.text,
 });
 
-/** The images and markers some rows use, each once. */
-function mediaOfRows(rows: readonly { image: string | null; marker: string | null }[]): MediaRefs {
-  const images = new Set<string>();
-  const markers = new Set<string>();
-  for (const row of rows) {
-    if (row.image !== null) images.add(row.image);
-    if (row.marker !== null) markers.add(row.marker);
-  }
-  return { images: [...images], markers: [...markers] };
-}
 
 /**
  * Writes a set of changed, new and deleted features made on `revision` of the map, in one

@@ -40,6 +40,17 @@ export async function claimMedia(trx: Knex.Transaction, mapId: number, media: Me
   }
 }
 
+/** The images and markers some feature rows use, each once. */
+export function mediaOfRows(rows: readonly { image: string | null; marker: string | null }[]): MediaRefs {
+  const images = new Set<string>();
+  const markers = new Set<string>();
+  for (const row of rows) {
+    if (row.image !== null) images.add(row.image);
+    if (row.marker !== null) markers.add(row.marker);
+  }
+  return { images: [...images], markers: [...markers] };
+}
+
 /** Adds map_media rows (those the map has already stay as they are), after claimMedia. */
 export async function addMedia(trx: Knex.Transaction, mapId: number, media: MediaRefs): Promise<void> {
   await claimMedia(trx, mapId, media);

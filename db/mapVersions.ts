@@ -4,10 +4,9 @@
 // write opens its version before it touches a row (openVersion, keepRowsBefore) and closes it
 // after (closeVersion); all in the write's transaction, on the locked map row.
 import type { Knex } from 'knex';
-import type { MediaRefs } from '../lib/maps.js';
 import type { Db } from './connection.js';
 import { translating } from './errors.js';
-import { addMedia, recheckMedia } from './mapMedia.js';
+import { addMedia, mediaOfRows, recheckMedia } from './mapMedia.js';
 
 export type VersionKind = 'create' | 'save' | 'restore' | 'replace' | 'append';
 
@@ -236,8 +235,9 @@ export async function restoreVersion(
         })
         .returning(['revision', 'content_bytes', 'feature_count']);
       input.check?.({ contentBytes: Number(updated.content_bytes), featureCount: Number(updated.feature_count) });
-      await addMedia(trx, mapId, mediaOf(backRows));
-      await recheckMedia(trx, mapId, mediaOf(removedRows));
+      const media = (rows: Row[]) => mediaOfRows(rows.map((row) => ({ image: row.image_id, marker: row.marker_id })));
+      await addMedia(trx, mapId, media(backRows));
+      await recheckMedia(trx, mapId, media(removedRows));
       const wasThere = new Set(removedRows.map((row) => row.feature_id));
       const isBack = new Set(backRows.map((row) => row.feature_id));
       const changed = backRows.filter((row) => wasThere.has(row.feature_id)).length;
@@ -246,16 +246,6 @@ export async function restoreVersion(
       return { restored: true, revision: Number(updated.revision), ...counts } as const;
     }),
   );
-}
-
-function mediaOf(rows: readonly { image_id: string | null; marker_id: string | null }[]): MediaRefs {
-  const images = new Set<string>();
-  const markers = new Set<string>();
-  for (const row of rows) {
-    if (row.image_id !== null) images.add(row.image_id);
-    if (row.marker_id !== null) markers.add(row.marker_id);
-  }
-  return { images: [...images], markers: [...markers] };
 }
 
 /**

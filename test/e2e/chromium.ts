@@ -1,7 +1,9 @@
 // Debian's Chromium (installed by .ci/run) through playwright-core, with WebGL drawn in software
-// (SwiftShader through ANGLE: no GPU here), and where the tests' screenshots go.
+// (SwiftShader through ANGLE: no GPU here), and where the tests' screenshots go; what the browser
+// test files share: the in-process service beside Chromium, and logging in through the form.
 import fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startTestService, type TestService } from '../integration/harness.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** Screenshots of the pages the tests open, to look at (not committed). */
@@ -11,4 +13,24 @@ export async function launchChromium(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (.ci/run does)`);
   fs.mkdirSync(SHOTS, { recursive: true });
   return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'] });
+}
+
+/** A browser test file's service (in process, no render worker: the pages show placeholders) and Chromium. */
+export async function startServiceAndChromium(): Promise<{ service: TestService; browser: Browser }> {
+  const service = await startTestService({ renderWorker: false });
+  return { service, browser: await launchChromium() };
+}
+
+export async function stopServiceAndChromium({ service, browser }: { service?: TestService; browser?: Browser }): Promise<void> {
+  await browser?.close();
+  await service?.stop();
+}
+
+/** Logs in through the log-in page as a person does (the test accounts' password) and waits to leave it. */
+export async function logIn(page: Page, serviceUrl: string, username: string): Promise<void> {
+  await page.goto(`${serviceUrl}/login`);
+  await page.getByLabel('Username or e-mail address').fill(username);
+  await page.getByLabel('Password').fill('correct horse');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
 }

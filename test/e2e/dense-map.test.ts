@@ -3,20 +3,14 @@
 // page still says when the map is drawn (`data-map-drawn`), and a click on a dot opens its popup.
 import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../integration/harness.js';
-import { launchChromium, SHOTS } from './chromium.js';
+import type { TestService } from '../integration/harness.js';
+import { SHOTS, startServiceAndChromium, stopServiceAndChromium } from './chromium.js';
 
 let service: TestService;
 let browser: Browser;
 
-beforeAll(async () => {
-  service = await startTestService({ renderWorker: false });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
+beforeAll(async () => ({ service, browser } = await startServiceAndChromium()));
+afterAll(() => stopServiceAndChromium({ service, browser }));
 
 describe('a map of crowded points in Chromium', () => {
   it('draws 2,500 points a few metres apart as dots, says when it is drawn, and opens a dot’s popup', async () => {

@@ -3,21 +3,15 @@
 // page comes back on the restored map, and map/get has it. Screenshots in test/e2e/screenshots/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startTestService, type TestService } from '../integration/harness.js';
+import type { TestService } from '../integration/harness.js';
 import { accessibilityViolations } from './accessibility.js';
-import { launchChromium, SHOTS } from './chromium.js';
+import { logIn, SHOTS, startServiceAndChromium, stopServiceAndChromium } from './chromium.js';
 
 let service: TestService;
 let browser: Browser;
 
-beforeAll(async () => {
-  service = await startTestService({ renderWorker: false });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
+beforeAll(async () => ({ service, browser } = await startServiceAndChromium()));
+afterAll(() => stopServiceAndChromium({ service, browser }));
 
 const point = (lon: number, lat: number, title: string) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [lon, lat] }, properties: { title } });
 
@@ -34,11 +28,7 @@ describe('the editor History in Chromium', () => {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(String(error)));
-    await page.goto(`${service.url}/login`);
-    await page.getByLabel('Username or e-mail address').fill(user.username);
-    await page.getByLabel('Password').fill('correct horse');
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    await logIn(page, service.url, user.username);
     await page.goto(`${service.url}${path}?edit=1`);
     await expect.poll(() => page.locator('.maplibregl-canvas').count(), { timeout: 20_000 }).toBe(1);
 

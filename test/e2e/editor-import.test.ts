@@ -4,22 +4,16 @@
 // of the dialog and the summary at 1280 and 375 pixels; axe-core on the open dialog.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../integration/harness.js';
+import type { TestService } from '../integration/harness.js';
 import { holidayKmz, PLACES_CSV } from '../support/importSamples.js';
 import { accessibilityViolations } from './accessibility.js';
-import { launchChromium, SHOTS } from './chromium.js';
+import { logIn, SHOTS, startServiceAndChromium, stopServiceAndChromium } from './chromium.js';
 
 let service: TestService;
 let browser: Browser;
 
-beforeAll(async () => {
-  service = await startTestService({ renderWorker: false });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
+beforeAll(async () => ({ service, browser } = await startServiceAndChromium()));
+afterAll(() => stopServiceAndChromium({ service, browser }));
 
 type Doc = { groups?: { id: number; title: string; parent?: number }[]; features: { id: number; geometry: { type: string }; properties: Record<string, unknown> }[] };
 
@@ -27,11 +21,7 @@ async function loggedIn(username: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   page.on('pageerror', (error) => console.error(error));
-  await page.goto(`${service.url}/login`);
-  await page.getByLabel('Username or e-mail address').fill(username);
-  await page.getByLabel('Password').fill('correct horse');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+  await logIn(page, service.url, username);
   return page;
 }
 

@@ -4,21 +4,15 @@
 // test/e2e/screenshots/, axe-core on the editor.
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../integration/harness.js';
+import type { TestService } from '../integration/harness.js';
 import { accessibilityViolations } from './accessibility.js';
-import { launchChromium, SHOTS } from './chromium.js';
+import { logIn, SHOTS, startServiceAndChromium, stopServiceAndChromium } from './chromium.js';
 
 let service: TestService;
 let browser: Browser;
 
-beforeAll(async () => {
-  service = await startTestService({ renderWorker: false });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
+beforeAll(async () => ({ service, browser } = await startServiceAndChromium()));
+afterAll(() => stopServiceAndChromium({ service, browser }));
 
 type Doc = { features: { id: number; geometry: { type: string; coordinates: unknown }; properties: Record<string, unknown> }[] };
 
@@ -27,11 +21,7 @@ async function loggedIn(username: string): Promise<{ context: BrowserContext; pa
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(String(error)));
-  await page.goto(`${service.url}/login`);
-  await page.getByLabel('Username or e-mail address').fill(username);
-  await page.getByLabel('Password').fill('correct horse');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+  await logIn(page, service.url, username);
   return { context, page };
 }
 

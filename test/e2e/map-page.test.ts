@@ -4,21 +4,15 @@
 // description, YouTube player) — and no request leaves the machine.
 import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../integration/harness.js';
+import type { TestService } from '../integration/harness.js';
 import { accessibilityViolations } from './accessibility.js';
-import { launchChromium, SHOTS } from './chromium.js';
+import { SHOTS, startServiceAndChromium, stopServiceAndChromium } from './chromium.js';
 
 let service: TestService;
 let browser: Browser;
 
-beforeAll(async () => {
-  service = await startTestService({ renderWorker: false });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
+beforeAll(async () => ({ service, browser } = await startServiceAndChromium()));
+afterAll(() => stopServiceAndChromium({ service, browser }));
 
 describe('the map page in Chromium', () => {
   it('shows the interactive map, toggles and filters items, and opens popups, with no request leaving the machine', async () => {

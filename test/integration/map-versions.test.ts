@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pruneVersions } from '../../db/mapVersions.js';
 import { deleteUnusedMedia } from '../../db/unusedMedia.js';
 import { startTestService, type TestService } from './harness.js';
-import { Browser } from './webClient.js';
+import { Browser, loggedInAccount } from './webClient.js';
 
 let service: TestService;
 
@@ -22,13 +22,7 @@ type Answer = Record<string, unknown>;
 type Doc = { groups?: unknown[]; features: { id: number; geometry: unknown; properties: Record<string, unknown> }[] };
 type Version = { id: number; revision: number; kind: string; saved_by: string | null; added: number; changed: number; deleted: number; feature_count: number; restored_revision?: number };
 
-async function account() {
-  const user = await service.newUser();
-  const browser = new Browser(service.url);
-  expect((await browser.submit('/login', '/login', { login: user.username, password: 'correct horse' })).status).toBe(302);
-  await browser.request('/settings'); // the form token's cookie
-  return { ...user, browser };
-}
+const account = () => loggedInAccount(service, { formToken: true });
 
 const csrf = (browser: Browser) => ({ 'x-csrf-token': browser.cookie('mps_csrf') ?? '' });
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holidayKmz, importSamples, PLACES_CSV } from '../support/importSamples.js';
 import { startTestService, type TestService } from './harness.js';
-import { Browser } from './webClient.js';
+import { Browser, loggedInAccount } from './webClient.js';
 
 let service: TestService;
 
@@ -19,13 +19,7 @@ type Answer = Record<string, any>;
 type Feature = { id: number; properties: Record<string, unknown> };
 type Group = { id: number; title: string; parent?: number };
 
-async function account() {
-  const user = await service.newUser();
-  const browser = new Browser(service.url);
-  expect((await browser.submit('/login', '/login', { login: user.username, password: 'correct horse' })).status).toBe(302);
-  await browser.request('/settings'); // sets the form token's cookie
-  return { ...user, browser };
-}
+const account = () => loggedInAccount(service, { formToken: true });
 
 /** Posts the Import dialog's form as the page does: multipart, the form token in X-CSRF-Token. */
 async function importFile(

@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteProviderKey, saveProviderKey } from '../../db/providerKeys.js';
 import { startTestService, type TestService } from './harness.js';
-import { Browser } from './webClient.js';
+import { Browser, loggedInAccount } from './webClient.js';
 
 const OWNER_KEY = 'pk.owner-token-0123456789abcdefghij';
 const SERVICE_KEY = 'pk.service-token-0123456789abcdefgh';
@@ -46,12 +46,7 @@ afterAll(async () => {
   await new Promise((resolve) => tileServer?.close(resolve));
 });
 
-async function account() {
-  const user = await service.newUser();
-  const browser = new Browser(service.url);
-  expect((await browser.submit('/login', '/login', { login: user.username, password: 'correct horse' })).status).toBe(302);
-  return { ...user, browser };
-}
+const account = () => loggedInAccount(service);
 
 const upload = async (key: string, title: string, visibility: string) => {
   const answer = await service.send('map/upload', key, { file_type: 'empty', visibility, title });

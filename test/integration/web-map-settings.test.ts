@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './harness.js';
-import { Browser } from './webClient.js';
+import { Browser, loggedInAccount } from './webClient.js';
 
 const OWNER_KEY = 'pk.owner-token-0123456789abcdefghij';
 
@@ -37,14 +37,7 @@ afterAll(async () => {
   await new Promise((resolve) => tileServer?.close(resolve));
 });
 
-/** A verified account logged in in a browser, with an API key. */
-async function account() {
-  const user = await service.newUser();
-  const browser = new Browser(service.url);
-  const login = await browser.submit('/login', '/login', { login: user.username, password: 'correct horse' });
-  expect(login.status).toBe(302);
-  return { ...user, browser };
-}
+const account = () => loggedInAccount(service);
 
 async function newMap(key: string, title = 'Lakes', visibility = 'public') {
   const answer = await service.send('map/upload', key, { file_type: 'empty', visibility, title, description: 'Cold *water*.' });

@@ -3,7 +3,7 @@
 // first by pages, and deletion with a confirmation, by the owner only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './harness.js';
-import { Browser } from './webClient.js';
+import { Browser, loggedInAccount } from './webClient.js';
 
 let service: TestService;
 
@@ -12,15 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
-/** A verified account logged in in a browser, and an API key of it. */
-async function account() {
-  const user = await service.newUser();
-  const browser = new Browser(service.url);
-  // The harness's users have the password "correct horse".
-  const login = await browser.submit('/login', '/login', { login: user.username, password: 'correct horse' });
-  expect(login.status).toBe(302);
-  return { ...user, browser };
-}
+const account = () => loggedInAccount(service);
 
 const upload = async (key: string, title: string, visibility: string) => {
   const answer = await service.send('map/upload', key, { file_type: 'empty', visibility, title });

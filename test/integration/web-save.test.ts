@@ -5,7 +5,7 @@
 // new static image.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './harness.js';
-import { Browser } from './webClient.js';
+import { Browser, loggedInAccount } from './webClient.js';
 
 let service: TestService;
 
@@ -16,12 +16,7 @@ afterAll(() => service?.stop());
 
 type Answer = Record<string, unknown>;
 
-async function account() {
-  const user = await service.newUser();
-  const browser = new Browser(service.url);
-  expect((await browser.submit('/login', '/login', { login: user.username, password: 'correct horse' })).status).toBe(302);
-  return { ...user, browser };
-}
+const account = () => loggedInAccount(service);
 
 /** Posts a save as the map's page does: JSON, the browser's form token in X-CSRF-Token. */
 async function save(browser: Browser, mapId: number, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; answer: Answer }> {

@@ -49,3 +49,19 @@ export class Browser {
   }
 }
 
+
+/**
+ * A new verified account of the service (the harness's users have the password "correct horse"),
+ * logged in in a Browser, with its API key; with `formToken`, the form token's cookie is set too
+ * (the editor's JSON routes read it from X-CSRF-Token).
+ */
+export async function loggedInAccount(
+  service: { url: string; newUser(): Promise<{ username: string; userId: number; key: string }> },
+  { formToken = false } = {},
+) {
+  const user = await service.newUser();
+  const browser = new Browser(service.url);
+  expect((await browser.submit('/login', '/login', { login: user.username, password: 'correct horse' })).status).toBe(302);
+  if (formToken) await browser.request('/settings');
+  return { ...user, browser };
+}
