@@ -1,13 +1,22 @@
-// What the editor has changed and not saved, and the history of its edits: every edit is one
-// feature before and after (null: not there). Undo and redo walk the history, which outlives
-// saves (new items' temporary negative ids become their saved ids). A save sends only the
-// changes (`changes()`); what was edited again while it was on its way stays unsaved.
+// What the editor has changed and not saved, and the history of its edits: every step of the
+// history is one or more features before and after (null: not there) and, when it touched them,
+// the groups before and after. Undo and redo walk the history, which outlives saves (new items'
+// temporary negative ids become their saved ids). A save sends only the changes (`changes()`):
+// the features that changed, and the groups (all of them, in order) when they changed; what was
+// edited again while it was on its way stays unsaved.
 import type { MapFeature } from './mapAdapter.js';
+import type { GroupId, MapGroup } from './groups.js';
 
 export interface Edit {
   id: number;
   before: MapFeature | null;
   after: MapFeature | null;
+}
+
+/** One step of the history: undone and redone as a whole. */
+export interface Step {
+  edits: Edit[];
+  groups?: { before: MapGroup[]; after: MapGroup[] };
 }
 
 export interface SaveBody {
@@ -17,12 +26,15 @@ export interface SaveBody {
     changed: object[];
     deleted: number[];
   };
+  groups?: MapGroup[];
+  deletedGroups?: GroupId[];
 }
 
-/** The features a save sent, to tell afterwards which changes it saved. */
+/** The features (and groups) a save sent, to tell afterwards which changes it saved. */
 export interface Sent {
   body: SaveBody;
   features: Map<number, MapFeature | null>;
+  groups: MapGroup[];
 }
 
 export interface Conflict {
@@ -36,50 +48,79 @@ const plain = (feature: MapFeature) => ({ type: 'Feature', geometry: feature.geo
 export class EditState {
   readonly features: Map<number, MapFeature>;
   revision: number;
+  /** The groups as edited, and as last loaded or saved. */
+  groups: MapGroup[];
+  private savedGroups: MapGroup[];
   private readonly added = new Set<number>();
   private readonly changed = new Set<number>();
   private readonly deleted = new Set<number>();
-  private readonly done: Edit[] = [];
-  private readonly undone: Edit[] = [];
+  private readonly done: Step[] = [];
+  private readonly undone: Step[] = [];
 
-  /** `show` puts a feature on the map and in the list (null: takes it off). */
+  /**
+   * `show` puts a feature on the map and in the list (null: takes it off); `showGroups` is told
+   * when the groups changed.
+   */
   constructor(
     features: readonly MapFeature[],
     revision: number,
     private readonly show: (id: number, feature: MapFeature | null) => void,
+    groups: readonly MapGroup[] = [],
+    private readonly showGroups: (groups: MapGroup[]) => void = () => undefined,
   ) {
     this.features = new Map(features.map((feature) => [feature.id, feature]));
     this.revision = revision;
+    this.groups = [...groups];
+    this.savedGroups = this.groups;
   }
 
+  /** How many things are unsaved: each feature, and the groups as one. */
   pending(): number {
-    return this.added.size + this.changed.size + this.deleted.size;
+    return this.added.size + this.changed.size + this.deleted.size + (this.groupsChanged() ? 1 : 0);
+  }
+
+  groupsChanged(): boolean {
+    return JSON.stringify(this.groups) !== JSON.stringify(this.savedGroups);
   }
 
   canUndo = (): boolean => this.done.length > 0;
   canRedo = (): boolean => this.undone.length > 0;
 
-  /** Makes an edit (a new one unless it comes from the history). */
-  apply(edit: Edit, fromHistory = false): void {
-    this.put(edit.id, edit.after);
-    if (!fromHistory) {
-      this.done.push(edit);
-      this.undone.length = 0;
+  /** Makes an edit of one feature, one step of the history. */
+  apply(edit: Edit): void {
+    this.applyStep({ edits: [edit] });
+  }
+
+  /** Makes a step (several features, the groups): undone and redone as one. */
+  applyStep(step: Step): void {
+    this.make(step);
+    this.done.push(step);
+    this.undone.length = 0;
+  }
+
+  private make(step: Step): void {
+    for (const edit of step.edits) this.put(edit.id, edit.after);
+    if (step.groups) {
+      this.groups = step.groups.after;
+      this.showGroups(this.groups);
     }
   }
 
   undo(): void {
-    const edit = this.done.pop();
-    if (!edit) return;
-    this.undone.push(edit);
-    this.apply({ id: edit.id, before: edit.after, after: edit.before }, true);
+    const step = this.done.pop();
+    if (!step) return;
+    this.undone.push(step);
+    this.make({
+      edits: [...step.edits].reverse().map((edit) => ({ id: edit.id, before: edit.after, after: edit.before })),
+      ...(step.groups ? { groups: { before: step.groups.after, after: step.groups.before } } : {}),
+    });
   }
 
   redo(): void {
-    const edit = this.undone.pop();
-    if (!edit) return;
-    this.done.push(edit);
-    this.apply(edit, true);
+    const step = this.undone.pop();
+    if (!step) return;
+    this.done.push(step);
+    this.make(step);
   }
 
   private put(id: number, feature: MapFeature | null): void {
@@ -115,7 +156,12 @@ export class EditState {
         deleted: [...this.deleted],
       },
     };
-    return { body, features };
+    if (this.groupsChanged()) {
+      const kept = new Set(this.groups.map((group) => group.id));
+      body.groups = this.groups;
+      body.deletedGroups = this.savedGroups.filter((group) => !kept.has(group.id)).map((group) => group.id);
+    }
+    return { body, features, groups: this.groups };
   }
 
   /**
@@ -124,6 +170,7 @@ export class EditState {
    */
   saved(sent: Sent, answer: { revision: number; ids: Record<string, number> }): Map<number, number> {
     this.revision = answer.revision;
+    this.savedGroups = sent.groups;
     const renames = new Map<number, number>();
     for (const [id, feature] of sent.features) {
       const current = this.features.get(id) ?? null;
@@ -149,7 +196,7 @@ export class EditState {
       this.show(id, null);
       this.show(savedId, renamed);
     }
-    for (const edit of [...this.done, ...this.undone]) {
+    for (const edit of [...this.done, ...this.undone].flatMap((step) => step.edits)) {
       const id = renames.get(edit.id);
       if (id === undefined) continue;
       edit.id = id;
@@ -169,6 +216,20 @@ export class EditState {
       else this.features.delete(conflict.id);
       this.show(conflict.id, conflict.theirs);
     }
+  }
+
+  /**
+   * Others added items to groups this editor deleted: the groups stay (as they were saved), so
+   * their items keep a home; the rest stays unsaved.
+   */
+  keepGroups(ids: readonly GroupId[], revision: number): void {
+    this.revision = revision;
+    const back = this.savedGroups.filter((group) => ids.includes(group.id) && !this.groups.some((kept) => kept.id === group.id));
+    if (back.length === 0) return;
+    const all = [...this.groups, ...back];
+    // A group whose parent is gone too comes back at the top.
+    this.groups = all.map((group) => (group.parent === undefined || all.some((other) => other.id === group.parent) ? group : { ...group, parent: undefined }));
+    this.showGroups(this.groups);
   }
 
   /** The editor's version wins: sent again on `revision`; an item they deleted comes back as a new one. */
