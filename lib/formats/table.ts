@@ -9,6 +9,7 @@ import { AppError } from '../errors.js';
 import type { MapDocument, MapGroup } from '../geojson/model.js';
 import { MAX_FEATURES } from '../geojson/model.js';
 import { featureTooLarge, MAX_FEATURE_BYTES } from '../geojson/sizeLimits.js';
+import { splitGroupPath } from './groupPath.js';
 import { numberText } from './featureRows.js';
 import { checkCellLength, MAX_GROUP_DEPTH, MAX_TABLE_GROUPS } from './tableLimits.js';
 import { SkipList } from './skipped.js';
@@ -213,13 +214,11 @@ export class TableBuilder {
     return id;
   }
 
-  /** The group a path (`Europe/France`) names, made (with its parents) when new. */
+  /** The group a path (`Europe/France`; `Food\/Drink` is one title with a slash) names, made (with its parents) when new. */
   private groupIdOfPath(path: string, rowNumber: number): number | undefined {
     let parent: number | undefined;
     let depth = 0;
-    for (const raw of path.split('/')) {
-      const title = raw.trim();
-      if (title === '') continue;
+    for (const title of splitGroupPath(path)) {
       if (++depth > MAX_GROUP_DEPTH) {
         throw new AppError('sheet_too_large', `row ${rowNumber}: the group ${quote(path)} has more than ${MAX_GROUP_DEPTH} levels`);
       }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/errors.js';
 import { parseCsv } from '../../lib/formats/csv.js';
+import { joinGroupPath, splitGroupPath } from '../../lib/formats/groupPath.js';
 import { bytesInput, type FileInput } from '../../lib/formats/input.js';
 import type { ParsedFile } from '../../lib/formats/types.js';
 
@@ -56,5 +57,17 @@ describe('CSV read in pieces', () => {
     expect(outcome(inPieces(tooLong, 4096))).toMatchObject({ code: 'cell_too_large', message: expect.stringMatching(/^row 2: a field is longer/) });
     const neverClosed = Buffer.from(`lat,lon,name\n1,2,"${'y'.repeat(150_000)}\n`);
     expect(outcome(inPieces(neverClosed, 4096))).toMatchObject({ code: 'csv_parse_error', message: expect.stringMatching(/^row 2: a quoted field is never closed/) });
+  });
+});
+
+describe('group paths in a table', () => {
+  it('splits on slashes; an escaped slash or backslash belongs to the title', () => {
+    expect(splitGroupPath(' Europe / France ')).toEqual(['Europe', 'France']);
+    expect(splitGroupPath('Europe//France/')).toEqual(['Europe', 'France']);
+    expect(splitGroupPath('Food\\/Drink/Cafés')).toEqual(['Food/Drink', 'Cafés']);
+    expect(splitGroupPath('C:\\temp\\\\/x')).toEqual(['C:\\temp\\', 'x']);
+    expect(splitGroupPath('/ /')).toEqual([]);
+    expect(joinGroupPath(['Food/Drink', 'Cafés'])).toBe('Food\\/Drink/Cafés');
+    for (const titles of [['a/b', 'c'], ['x'], ['1/2/3', 'y\\', '\\/z']]) expect(splitGroupPath(joinGroupPath(titles))).toEqual(titles);
   });
 });

@@ -7,6 +7,7 @@
 // the files hold: numbers stay numbers, and text a spreadsheet would run as a formula (starting
 // with =, +, -, @, tab or carriage return, or full-width =, +, -, @) has a leading apostrophe,
 // which the import takes off again (../tableCells.ts keeps the one rule for both directions).
+import { joinGroupPath } from '../groupPath.js';
 import Papa from 'papaparse';
 import type { GroupId, MapFeature, MapGroup, Point } from '../../geojson/model.js';
 import { neutraliseFormula } from '../tableCells.js';
@@ -25,7 +26,7 @@ export interface PointTable {
   shapesLeftOut: number;
 }
 
-/** The path of each group (`Parent/Child`), by id. */
+/** The path of each group (`Parent/Child`, a slash in a title doubled: lib/formats/groupPath.ts), by id. */
 function groupPaths(groups: readonly MapGroup[]): Map<GroupId, string> {
   const byId = new Map(groups.map((group) => [group.id, group]));
   const paths = new Map<GroupId, string>();
@@ -33,7 +34,8 @@ function groupPaths(groups: readonly MapGroup[]): Map<GroupId, string> {
     const known = paths.get(group.id);
     if (known !== undefined) return known;
     const parent = group.parent === undefined ? undefined : byId.get(group.parent);
-    const path = parent && depth < 64 ? `${pathOf(parent, depth + 1)}/${group.title}` : group.title;
+    const own = joinGroupPath([group.title]);
+    const path = parent && depth < 64 ? `${pathOf(parent, depth + 1)}/${own}` : own;
     paths.set(group.id, path);
     return path;
   };
