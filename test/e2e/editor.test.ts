@@ -60,9 +60,9 @@ describe('the map editor in Chromium', () => {
     // A point, named.
     await page.getByRole('button', { name: 'Draw a point' }).click();
     await page.mouse.click(...at(0.3, 0.5));
-    await expect.poll(() => page.getByLabel('Title').count()).toBe(1);
-    await page.getByLabel('Title').fill('Picnic');
-    await page.getByLabel('Title').press('Tab');
+    await expect.poll(() => page.getByLabel('Title', { exact: true }).count()).toBe(1);
+    await page.getByLabel('Title', { exact: true }).fill('Picnic');
+    await page.getByLabel('Title', { exact: true }).press('Tab');
     await page.getByLabel('Web link').fill('https://example.org/picnic');
     await page.getByLabel('Web link').press('Tab');
     // The icon field suggests the built-in icons.
@@ -81,8 +81,8 @@ describe('the map editor in Chromium', () => {
       }
       await page.mouse.click(...at(...finishAt));
       await expect.poll(() => page.getByRole('heading', { name: 'New item' }).count()).toBe(1);
-      await page.getByLabel('Title').fill(title);
-      await page.getByLabel('Title').press('Tab');
+      await page.getByLabel('Title', { exact: true }).fill(title);
+      await page.getByLabel('Title', { exact: true }).press('Tab');
       await page.getByRole('button', { name: 'Done' }).click();
     };
     // A line: three clicks, the last one again to finish; an area: four corners, then the first again.
@@ -125,7 +125,7 @@ describe('the map editor in Chromium', () => {
     await openMap(page, map.path, { edit: true });
     await page.mouse.click(...at(0.45, 0.325));
     await expect.poll(() => page.getByRole('heading', { name: 'Item', exact: true }).count()).toBe(1);
-    expect(await page.getByLabel('Title').inputValue()).toBe('Walk');
+    expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Walk');
     // Its length, in the viewer's units (remembered).
     expect(await page.locator('.item-panel .measure').textContent()).toMatch(/^Length: [\d.,]+ km in feet and miles$/);
     await page.getByRole('button', { name: 'in feet and miles' }).click();
@@ -162,8 +162,8 @@ describe('the map editor in Chromium', () => {
     await openMap(second.page, map.path, { edit: true });
     const rename = async (page: Page, item: string, title: string) => {
       await page.getByRole('button', { name: item, exact: true }).click();
-      await page.getByLabel('Title').fill(title);
-      await page.getByLabel('Title').press('Tab');
+      await page.getByLabel('Title', { exact: true }).fill(title);
+      await page.getByLabel('Title', { exact: true }).press('Tab');
       await page.getByRole('button', { name: 'Done' }).click();
       await saveButton(page).click();
     };

@@ -76,4 +76,34 @@ describe('EditState', () => {
     const { body } = state.changes();
     expect([body.revision, body.features.changed, body.features.added.map((a) => a.key)]).toEqual([10, [], ['-100']]);
   });
+
+  it('undoes a step of several items and the groups as one, and sends the groups with those deleted', () => {
+    const shownGroups: string[][] = [];
+    const grouped = (id: number, title: string, group?: number | string): MapFeature => ({ ...point(id, title), properties: { title, ...(group !== undefined ? { group } : {}) } });
+    const state = new EditState([grouped(1, 'a', 1), grouped(2, 'b', 1), grouped(3, 'c')], 4, () => undefined, [{ id: 1, title: 'Trails' }], (groups) =>
+      shownGroups.push(groups.map((g) => g.title)),
+    );
+    expect([state.pending(), state.changes().body.groups]).toEqual([0, undefined]);
+    // The group deleted with its two items moved out: one step.
+    state.applyStep({
+      edits: [1, 2].map((id) => ({ id, before: state.features.get(id)!, after: grouped(id, id === 1 ? 'a' : 'b') })),
+      groups: { before: state.groups, after: [{ id: 'gnew', title: 'New' }] },
+    });
+    expect(state.pending()).toBe(3);
+    const { body } = state.changes();
+    expect([body.groups, body.deletedGroups, body.features.changed.length]).toEqual([[{ id: 'gnew', title: 'New' }], [1], 2]);
+    state.undo();
+    // The groups are as saved again (the two items count as changed, as any item edited and undone).
+    expect([state.groupsChanged(), state.pending(), state.features.get(2)?.properties?.group, state.groups]).toEqual([false, 2, 1, [{ id: 1, title: 'Trails' }]]);
+    state.redo();
+    expect(shownGroups).toEqual([['New'], ['Trails'], ['New']]);
+    // Saved: the groups are no longer pending; a group others filled meanwhile comes back.
+    const sent = state.changes();
+    state.saved(sent, { revision: 5, ids: {} });
+    expect([state.pending(), state.groupsChanged()]).toEqual([0, false]);
+    state.applyStep({ edits: [], groups: { before: state.groups, after: [] } });
+    expect(state.changes().body.deletedGroups).toEqual(['gnew']);
+    state.keepGroups(['gnew'], 6);
+    expect([state.revision, state.groups, state.pending()]).toEqual([6, [{ id: 'gnew', title: 'New' }], 0]);
+  });
 });

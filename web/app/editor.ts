@@ -1,18 +1,21 @@
 // The map editor for the map's owner and editors: a toolbar (Edit map, then Select, Point, Line,
 // Area, Undo, Redo, Save, and Import: ./importDialog.ts), the item panel of the selected item
 // (./itemPanel.ts), undo and redo of every edit of the session and the unsaved changes
-// (./editState.ts), and Save, which sends only what changed since the revision the page loaded
+// (./editState.ts), the item list with the groups' tools (./itemList.ts), and Save, which sends only what changed since the revision the page loaded
 // (POST /maps/{id}/save) and settles conflicts with what others saved meanwhile. The map itself
 // is the adapter's: this module keeps the edits.
-import { EditState, type Conflict } from './editState.js';
+import { EditState, type Conflict, type Edit } from './editState.js';
+import { addGroup, groupOf, moveGroup, removeGroupAndInside, removeGroupKeepInside, renameGroup, withinGroup, type GroupId, type MapGroup } from './groups.js';
 import { HistoryPanel } from './historyPanel.js';
 import { importButton } from './importDialog.js';
+import { ItemList } from './itemList.js';
 import { element, ItemPanel } from './itemPanel.js';
 import { isEditable, type Drawing, type DrawTool, type MapFeature, type MapView } from './mapAdapter.js';
 
 export interface EditorOptions {
   view: MapView;
   features: MapFeature[];
+  groups: MapGroup[];
   /** The revision the features are of (X-Map-Revision). */
   revision: number;
   saveUrl: string;
@@ -24,6 +27,8 @@ export interface EditorOptions {
   /** Where the toolbar goes (over the map) and where the item panel goes (the side panel). */
   toolbarHost: HTMLElement;
   panelHost: HTMLElement;
+  /** Told when the item list was drawn again (its eye toggles and filter are the page's). */
+  listChanged: () => void;
 }
 
 export interface Editor {
@@ -32,7 +37,7 @@ export interface Editor {
   active(): boolean;
 }
 
-type ConflictAnswer = { conflicts: Conflict[]; group_conflicts: unknown[]; revision: number; error: string };
+type ConflictAnswer = { conflicts: Conflict[]; group_conflicts: { group: GroupId; items: number }[]; revision: number; error: string };
 
 const TOOLS: { tool: DrawTool; label: string; text: string }[] = [
   { tool: 'select', label: 'Select and edit items', text: 'Select' },
@@ -41,7 +46,6 @@ const TOOLS: { tool: DrawTool; label: string; text: string }[] = [
   { tool: 'polygon', label: 'Draw an area: click for each corner, click the first one to close it', text: 'Area' },
 ];
 
-const KINDS: Record<string, [string, string]> = { Point: ['point', 'Point'], LineString: ['line', 'Line'], Polygon: ['area', 'Area'] };
 const copy = (feature: MapFeature): MapFeature => JSON.parse(JSON.stringify(feature)) as MapFeature;
 const named = (feature: MapFeature | null | undefined) => (typeof feature?.properties?.title === 'string' && feature.properties.title) || 'an untitled item';
 
@@ -54,27 +58,29 @@ export function startEditor(options: EditorOptions): Editor {
   let previewing = false;
   let nextNewId = -1_000_000;
 
-  // ---- the item list beside the map follows the edits
-  const list = document.querySelector<HTMLElement>('.item-list');
-  function listEntry(id: number, feature: MapFeature | null): void {
-    const existing = list?.querySelector<HTMLElement>(`[data-item-id="${id}"]`);
-    if (!feature) return existing?.remove();
-    const [kind, kindLabel] = KINDS[feature.geometry?.type ?? ''] ?? ['item', 'Item'];
-    const title = (typeof feature.properties?.title === 'string' && feature.properties.title.trim()) || `Untitled ${kind}`;
-    const entry = existing ?? element('li', { class: 'item', 'data-item-id': String(id) });
-    entry.dataset.title = title;
-    const titleButton = element('button', { type: 'button', class: 'link item-title', 'data-open-item': '' }, title);
-    const eye = entry.querySelector('.eye');
-    entry.replaceChildren(...(eye ? [eye] : []), element('span', { class: `kind kind-${kind}`, role: 'img', 'aria-label': kindLabel }), titleButton);
-    if (!existing) list?.append(entry);
-  }
+  // ---- the item list beside the map follows the edits (and the groups' tools are in it)
+  const listHost = document.querySelector<HTMLElement>('.item-list');
+  const list = listHost ? new ItemList(listHost, { newGroup, renameGroup: renamed, moveGroup: moved, deleteGroup, moveItem }, options.listChanged) : undefined;
+  const showList = () => list?.show(state.groups, state.features);
 
-  const state = new EditState(options.features, options.revision, (id, feature) => {
-    if (!feature) view.removeFeatures([id]);
-    else if (drawing.editing() !== id) view.putFeatures([feature]);
-    listEntry(id, feature);
-    refreshButtons();
-  });
+  const state = new EditState(
+    options.features,
+    options.revision,
+    (id, feature) => {
+      if (!feature) view.removeFeatures([id]);
+      else if (drawing.editing() !== id) view.putFeatures([feature]);
+      showList();
+      refreshButtons();
+      // The open item panel follows its item through undo and redo.
+      if (id === selected && feature) panel.show(feature);
+    },
+    options.groups,
+    () => {
+      showList();
+      refreshButtons();
+      if (selected !== undefined && state.features.has(selected)) panel.show(state.features.get(selected)!);
+    },
+  );
 
   // ---- the toolbar: Edit map turns the tools on and off
   const toolbar = element('div', { class: 'editor-toolbar', role: 'toolbar', 'aria-label': 'Map editing' });
@@ -102,7 +108,8 @@ export function startEditor(options: EditorOptions): Editor {
   toolbar.append(historyButton);
   options.toolbarHost.append(toolbar, status);
 
-  const panel = new ItemPanel({ setProperty, remove: deleteSelected, done: () => select(undefined) });
+  showList();
+  const panel = new ItemPanel({ setProperty, groups: () => state.groups, remove: deleteSelected, done: () => select(undefined) });
   options.panelHost.prepend(panel.root);
   // While a version is previewed the map shows it, not the map's items: nothing is edited meanwhile.
   const history = options.versionsUrl
@@ -137,15 +144,62 @@ export function startEditor(options: EditorOptions): Editor {
     panel.focusTitle();
   });
 
+  // ---- groups: each change of the groups is one step, with the items it moved or deleted
+  function changeGroups(after: MapGroup[] | undefined, edits: Edit[] = []): void {
+    if (!after) return;
+    state.applyStep({ edits, groups: { before: state.groups, after } });
+  }
+
+  function newGroup(): void {
+    const { groups, id } = addGroup(state.groups, 'New group');
+    changeGroups(groups);
+    list?.openGroup(id);
+  }
+
+  function renamed(id: GroupId, title: string): void {
+    changeGroups(renameGroup(state.groups, id, title));
+  }
+
+  function moved(id: GroupId, parent: GroupId | undefined, before?: GroupId): void {
+    changeGroups(moveGroup(state.groups, id, parent, before));
+  }
+
+  /** The group goes; its items and subgroups move to its parent, or are deleted with it. */
+  function deleteGroup(id: GroupId, content: 'move' | 'delete'): void {
+    const gone = groupOf(state.groups, id);
+    if (!gone) return;
+    select(undefined);
+    const inside = content === 'delete' ? withinGroup(state.groups, id) : new Set([String(id)]);
+    const parent = groupOf(state.groups, gone.parent)?.id;
+    const edits: Edit[] = [];
+    for (const feature of state.features.values()) {
+      const group = feature.properties?.group;
+      if (group === undefined || group === null || !inside.has(String(group))) continue;
+      edits.push({ id: feature.id, before: feature, after: content === 'delete' ? null : withProperty(feature, 'group', parent) });
+    }
+    changeGroups(content === 'delete' ? removeGroupAndInside(state.groups, id) : removeGroupKeepInside(state.groups, id), edits);
+  }
+
+  function moveItem(id: number, group: GroupId | undefined): void {
+    const before = state.features.get(id);
+    if (!before || before.properties?.group === group) return;
+    state.apply({ id, before, after: withProperty(before, 'group', group) });
+  }
+
   // ---- edits
-  function setProperty(name: string, value: string | boolean | undefined): void {
-    if (selected === undefined) return;
-    const before = state.features.get(selected);
-    if (!before || before.properties?.[name] === value) return;
-    const after = copy(before);
+  function withProperty(feature: MapFeature, name: string, value: unknown): MapFeature {
+    const after = copy(feature);
     after.properties ??= {};
     if (value === undefined) delete after.properties[name];
     else after.properties[name] = value;
+    return after;
+  }
+
+  function setProperty(name: string, value: string | number | boolean | undefined): void {
+    if (selected === undefined) return;
+    const before = state.features.get(selected);
+    if (!before || before.properties?.[name] === value) return;
+    const after = withProperty(before, name, value);
     state.apply({ id: selected, before, after });
     if (name === 'color' || name === 'marker-symbol') panel.show(after);
   }
@@ -212,6 +266,7 @@ export function startEditor(options: EditorOptions): Editor {
     editing = on;
     editButton.setAttribute('aria-pressed', String(on));
     editButton.textContent = on ? 'Stop editing' : 'Edit map';
+    list?.setEditing(on);
     refreshButtons();
   }
 
@@ -262,12 +317,27 @@ export function startEditor(options: EditorOptions): Editor {
     }
   }
 
-  /** Someone else saved the same items meanwhile: the person chooses whose version stays. */
+  /**
+   * Someone else saved the same items meanwhile: the person chooses whose version stays. Groups
+   * this person deleted that others put items in meanwhile stay, for those items.
+   */
   function settle(answer: ConflictAnswer): void {
     const items = answer.conflicts.map((conflict) =>
       conflict.theirs === null ? `“${named(state.features.get(conflict.id))}” (they deleted it)` : `“${named(state.features.get(conflict.id))}” (theirs: “${named(conflict.theirs)}”)`,
     );
-    status.replaceChildren(element('span', {}, `${answer.error}${items.length > 0 ? ` In conflict: ${items.join(', ')}.` : ''}`));
+    if (answer.group_conflicts.length > 0) state.keepGroups(answer.group_conflicts.map((conflict) => conflict.group), answer.revision);
+    const groupsKept = answer.group_conflicts.map((conflict) => {
+      const title = groupOf(state.groups, conflict.group)?.title ?? String(conflict.group);
+      return `“${title}” (${conflict.items} ${conflict.items === 1 ? 'item' : 'items'} put in it meanwhile)`;
+    });
+    const kept = groupsKept.length > 0 ? ` Groups you deleted are kept for what others put in them: ${groupsKept.join(', ')}.` : '';
+    status.replaceChildren(element('span', {}, `${answer.error}${items.length > 0 ? ` In conflict: ${items.join(', ')}.` : ''}${kept}`));
+    if (answer.conflicts.length === 0) {
+      const again = element('button', { type: 'button' }, 'Save again');
+      again.addEventListener('click', () => void save());
+      status.append(' ', again);
+      return;
+    }
     const keepMine = element('button', { type: 'button' }, 'Keep mine');
     const keepTheirs = element('button', { type: 'button', class: 'secondary' }, 'Keep theirs');
     keepMine.addEventListener('click', () => {

@@ -1,8 +1,9 @@
 // The item panel of the editor (in the side panel): the selected item's title, Markdown
 // description, link, media link, icon (points: the built-in set, searchable), whether it shows when
-// the map opens, colour (ten swatches or a picker), a line's length or an area's size (metric or
+// the map opens, its group, colour (ten swatches or a picker), a line's length or an area's size (metric or
 // imperial, remembered), Delete and Done. Changes are reported as property edits; the editor
 // makes them (and their undo).
+import { groupOf, groupOutline, type MapGroup } from './groups.js';
 import type { MapFeature } from './mapAdapter.js';
 import { measureOf, type Units } from './measure.js';
 
@@ -23,7 +24,9 @@ function savedUnits(): Units {
 export const SWATCHES = ['#2f6fd6', '#1b9e77', '#66a61e', '#e6ab02', '#d95f02', '#e7298a', '#7570b3', '#b03a2e', '#1d232a', '#8a8f94'];
 
 export interface ItemPanelActions {
-  setProperty(name: string, value: string | boolean | undefined): void;
+  setProperty(name: string, value: string | number | boolean | undefined): void;
+  /** The map's groups, for the item's group. */
+  groups(): readonly MapGroup[];
   remove(): void;
   done(): void;
 }
@@ -109,6 +112,19 @@ export class ItemPanel {
       icon.addEventListener('change', () => actions.setProperty('marker-symbol', icon.value.trim().toLowerCase() || undefined));
       this.root.append(iconNames());
     }
+    const group = element('select', { id: 'item-group' });
+    group.append(element('option', { value: '' }, 'No group'));
+    const groups = actions.groups();
+    for (const { group: each, depth } of groupOutline(groups)) {
+      const option = element('option', { value: String(each.id) }, `${'\u00a0\u00a0'.repeat(depth)}${each.title}`);
+      option.selected = properties.group !== undefined && properties.group !== null && String(properties.group) === String(each.id);
+      group.append(option);
+    }
+    // The group's own id (a number stays a number: the document's groups are told apart by it).
+    group.addEventListener('change', () => actions.setProperty('group', groupOf(groups, group.value)?.id));
+    const groupField = element('p', { class: 'field' });
+    groupField.append(element('label', { for: 'item-group' }, 'Group'), group);
+    this.root.append(groupField);
     const shown = element('input', { id: 'item-visible', type: 'checkbox' });
     shown.checked = properties.visible !== false && properties.visible !== 0;
     shown.addEventListener('change', () => actions.setProperty('visible', shown.checked ? undefined : false));

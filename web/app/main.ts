@@ -3,6 +3,7 @@
 // list are server-rendered); this replaces the image by the map once the data is in.
 import { createMapView, type MapFeature } from './mapAdapter.js';
 import { startEditor } from './editor.js';
+import type { MapGroup } from './groups.js';
 import { popupContent } from './popup.js';
 
 async function start(): Promise<void> {
@@ -13,7 +14,7 @@ async function start(): Promise<void> {
   if (play) await new Promise((resolve) => play.addEventListener('click', resolve, { once: true }));
   const [response] = await Promise.all([fetch(holder.dataset.mapGeojson!, { credentials: 'same-origin' }), document.fonts.load('12px "Noto Sans"').catch(() => undefined)]);
   if (!response.ok) return;
-  const document_ = (await response.json()) as { features: MapFeature[] };
+  const document_ = (await response.json()) as { features: MapFeature[]; groups?: MapGroup[] };
   const container = document.createElement('div');
   container.className = 'map-canvas';
   container.setAttribute('role', 'region');
@@ -22,27 +23,6 @@ async function start(): Promise<void> {
   const view = await createMapView(container, holder.dataset.mapStyle!, document_.features);
   const hidden = new Set(document_.features.filter((f) => f.properties?.visible === false || f.properties?.visible === 0).map((f) => f.id));
   view.setHidden(hidden);
-  if (holder.dataset.saveUrl) {
-    // The owner or an editor: the editor's toolbar over the map, the item panel in the side panel.
-    const toolbarHost = document.createElement('div');
-    toolbarHost.className = 'editor-bar';
-    holder.prepend(toolbarHost);
-    const editor = startEditor({
-      view,
-      features: document_.features,
-      revision: Number(response.headers.get('x-map-revision') ?? 0),
-      saveUrl: holder.dataset.saveUrl,
-      importUrl: holder.dataset.importUrl,
-      versionsUrl: holder.dataset.versionsUrl,
-      csrf: holder.dataset.csrf ?? '',
-      toolbarHost,
-      panelHost: document.querySelector<HTMLElement>('.side-panel') ?? document.body,
-    });
-    view.onSelect((feature, at) => (editor.active() ? editor.select(feature.id) : view.showPopup(at, popupContent(feature))));
-  } else {
-    view.onSelect((feature, at) => view.showPopup(at, popupContent(feature)));
-  }
-
   // Eye toggles: an item's button hides or shows it; a group's, everything inside it.
   const idsOf = (button: HTMLElement): number[] => {
     const item = button.closest<HTMLElement>('[data-item-id]');
@@ -88,15 +68,42 @@ async function start(): Promise<void> {
 
   // The filter: list entries whose title does not contain the text are hidden (the map keeps them).
   const filter = document.querySelector<HTMLInputElement>('#item-filter');
+  function applyFilter(): void {
+    const wanted = filter?.value.trim().toLowerCase() ?? '';
+    for (const item of document.querySelectorAll<HTMLElement>('[data-item-id]')) {
+      item.hidden = wanted !== '' && !(item.dataset.title ?? '').toLowerCase().includes(wanted);
+    }
+  }
   if (filter) {
     filter.hidden = false;
     filter.closest('p')!.hidden = false;
-    filter.addEventListener('input', () => {
-      const wanted = filter.value.trim().toLowerCase();
-      for (const item of document.querySelectorAll<HTMLElement>('[data-item-id]')) {
-        item.hidden = wanted !== '' && !(item.dataset.title ?? '').toLowerCase().includes(wanted);
-      }
+    filter.addEventListener('input', applyFilter);
+  }
+  if (holder.dataset.saveUrl) {
+    // The owner or an editor: the editor's toolbar over the map, the item panel in the side panel.
+    const toolbarHost = document.createElement('div');
+    toolbarHost.className = 'editor-bar';
+    holder.prepend(toolbarHost);
+    const editor = startEditor({
+      view,
+      features: document_.features,
+      groups: document_.groups ?? [],
+      revision: Number(response.headers.get('x-map-revision') ?? 0),
+      saveUrl: holder.dataset.saveUrl,
+      importUrl: holder.dataset.importUrl,
+      versionsUrl: holder.dataset.versionsUrl,
+      csrf: holder.dataset.csrf ?? '',
+      toolbarHost,
+      panelHost: document.querySelector<HTMLElement>('.side-panel') ?? document.body,
+      listChanged: () => {
+        for (const button of document.querySelectorAll<HTMLButtonElement>('[data-toggle]')) button.hidden = false;
+        refresh();
+        applyFilter();
+      },
     });
+    view.onSelect((feature, at) => (editor.active() ? editor.select(feature.id) : view.showPopup(at, popupContent(feature))));
+  } else {
+    view.onSelect((feature, at) => view.showPopup(at, popupContent(feature)));
   }
 }
 

@@ -83,9 +83,14 @@ export function ItemList({ tree }: { tree: ItemTree }) {
   return (
     <>
       <h2>
-        Items <span class="count">({root.count})</span>
+        Items{' '}
+        <span class="count" data-items-count="">
+          ({root.count})
+        </span>
       </h2>
-      {root.count === 0 ? <p>This map has no items yet.</p> : null}
+      <p data-items-empty="" hidden={root.count !== 0}>
+        This map has no items yet.
+      </p>
       <p class="field" hidden>
         <label for="item-filter">Filter items</label>
         <input id="item-filter" type="search" placeholder="Title contains…" hidden />
@@ -93,7 +98,9 @@ export function ItemList({ tree }: { tree: ItemTree }) {
       <ul class="item-list">
         <Items group={root} />
       </ul>
-      {unlisted > 0 ? <p class="meta">…and {unlisted.toLocaleString('en')} more items.</p> : null}
+      <p class="meta" data-items-more="" hidden={unlisted === 0}>
+        …and {unlisted.toLocaleString('en')} more items.
+      </p>
     </>
   );
 }
