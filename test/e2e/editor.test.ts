@@ -194,6 +194,15 @@ describe('the map editor in Chromium', () => {
     await page.waitForURL(`${service.url}/${user.username}/sketch?edit=1`);
     await expect.poll(() => page.getByRole('button', { name: 'Draw a point' }).isVisible(), { timeout: 20_000 }).toBe(true);
     expect(await page.getByRole('button', { name: 'Stop editing' }).getAttribute('aria-pressed')).toBe('true');
+    // The empty map says so until something is drawn; the list then counts it.
+    expect(await page.getByText('This map has no items yet.').isVisible()).toBe(true);
+    const box = (await page.locator('.maplibregl-canvas').boundingBox())!;
+    await page.getByRole('button', { name: 'Draw a point' }).click();
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await expect.poll(() => page.getByText('This map has no items yet.').isVisible()).toBe(false);
+    expect(await page.locator('[data-items-count]').textContent()).toBe('(1)');
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => page.getByText('This map has no items yet.').isVisible()).toBe(true);
     await page.screenshot({ path: `${SHOTS}/editor-new-map.png` });
     expect(await accessibilityViolations(page)).toEqual([]);
     // On a phone: the toolbar wraps inside the map, nothing wider than the screen.

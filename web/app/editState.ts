@@ -93,9 +93,10 @@ export class EditState {
 
   /** Makes a step (several features, the groups): undone and redone as one. */
   applyStep(step: Step): void {
-    this.make(step);
+    // In the history first: what `show` is told about it can already be undone.
     this.done.push(step);
     this.undone.length = 0;
+    this.make(step);
   }
 
   private make(step: Step): void {
