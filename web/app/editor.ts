@@ -1,9 +1,9 @@
 // The map editor for the map's owner and editors: a toolbar (Edit map, then Select, Point, Line,
 // Area, Undo, Redo, Save, and Import: ./importDialog.ts), the item panel of the selected item
-// (./itemPanel.ts), undo and redo of every edit of the session and the unsaved changes
-// (./editState.ts), the item list with the groups' tools (./itemList.ts), and Save, which sends only what changed since the revision the page loaded
-// (POST /maps/{id}/save) and settles conflicts with what others saved meanwhile. The map itself
-// is the adapter's: this module keeps the edits.
+// (./itemPanel.ts), the item list with the groups' tools (./itemList.ts), undo and redo of every
+// edit of the session and the unsaved changes (./editState.ts), and Save, which sends only what
+// changed since the revision the page loaded (POST /maps/{id}/save) and settles conflicts with
+// what others saved meanwhile. The map itself is the adapter's: this module keeps the edits.
 import { EditState, type Conflict, type Edit } from './editState.js';
 import { addGroup, groupOf, moveGroup, removeGroupAndInside, removeGroupKeepInside, renameGroup, withinGroup, type GroupId, type MapGroup } from './groups.js';
 import { HistoryPanel } from './historyPanel.js';
@@ -71,13 +71,12 @@ export function startEditor(options: EditorOptions): Editor {
       else if (drawing.editing() !== id) view.putFeatures([feature]);
       showList();
       refreshButtons();
-      // The open item panel follows its item through undo and redo.
-      if (id === selected && feature) panel.show(feature);
     },
     options.groups,
     () => {
       showList();
       refreshButtons();
+      // The open item panel's group dropdown lists the groups as they are now.
       if (selected !== undefined && state.features.has(selected)) panel.show(state.features.get(selected)!);
     },
   );
