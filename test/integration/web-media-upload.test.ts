@@ -37,6 +37,15 @@ const photo = (gps: boolean) => {
 };
 /** A 200×100 PNG, half transparent. */
 const png = () => sharp({ create: { width: 200, height: 100, channels: 4, background: { r: 200, g: 30, b: 30, alpha: 0.5 } } }).png().toBuffer();
+/** A PNG whose header says 70,000×10 pixels (and no more): refused by its size before any decode. */
+const widePng = () => {
+  const header = Buffer.alloc(33);
+  header.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+  header.writeUInt32BE(70_000, 16);
+  header.writeUInt32BE(10, 20);
+  header.set([8, 6, 0, 0, 0], 24);
+  return header;
+};
 const GIF = Buffer.from('47494638396101000100800000000000ffffff21f90401000000002c00000000010001000002024401003b', 'hex');
 
 /** Posts a file as the editor's page does: multipart (`file`), the form token in X-CSRF-Token. */
@@ -120,6 +129,7 @@ describe('uploading images and icons from the web editor', () => {
       ['an empty file', 'images', '', 400, 'missing_file', 'The chosen file is empty.'],
       ['a truncated JPEG', 'images', whole.subarray(0, Math.floor(whole.length / 2)), 400, 'invalid_image', 'The image is damaged or incomplete and cannot be read.'],
       ['a truncated PNG icon', 'markers', (await png()).subarray(0, 60), 400, 'invalid_image', 'The image is damaged or incomplete and cannot be read.'],
+      ['a PNG too wide', 'images', widePng(), 413, 'image_too_large', 'The image is 70000×10 pixels; a side may be at most 65535 pixels.'],
     ];
     for (const [name, kind, bytes, status, code, message] of cases) {
       const { status: got, answer } = await upload(me.browser, id, kind, bytes);
