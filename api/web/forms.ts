@@ -29,6 +29,9 @@ export const STATUS: Partial<Record<ErrorCode, number>> = {
   cell_too_large: 413,
   file_too_complex: 413,
   processing_timeout: 422,
+  // The editor's image and icon uploads (uploadMedia's failures):
+  image_too_large: 413,
+  invalid_image: 400,
   service_unavailable: 503,
   internal_error: 500,
 };

@@ -26,6 +26,7 @@ import { mountMapData } from './mapData.js';
 import { mountMapDownloads } from './mapDownloads.js';
 import { mountMapImport } from './mapImportRoute.js';
 import { mountMapListRoutes } from './mapListRoutes.js';
+import { mountMapMedia } from './mapMediaRoutes.js';
 import { mountMapPage } from './mapPageRoute.js';
 import { mountMapSettings, SETTINGS_FORM_LIMIT } from './mapSettingsRoute.js';
 import { mountMapSave } from './mapSaveRoute.js';
@@ -72,6 +73,7 @@ export function mountWeb(router: Router, deps: WebDeps): void {
   mountMapSave(pages, editing);
   mountMapVersions(pages, editing);
   mountMapImport(pages, { ...editing, blobs: deps.blobs });
+  mountMapMedia(pages, { ...editing, blobs: deps.blobs });
   // The API process's own cache of commercial basemap tiles (the renderer keeps one too, in the same folder).
   const tiles: TileSettings = {
     cache: new TileCache({ dir: deps.config.tileCacheDir, maxBytes: deps.config.tileCacheMaxBytes }),

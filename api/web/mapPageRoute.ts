@@ -51,7 +51,7 @@ export function mapPageAnswer(deps: MapBasemapDeps) {
         link: mapUrl(config.publicUrl, map),
         embedCode: iframeCode(config.publicUrl, map, { panel: false }),
         embedCodeWithPanel: iframeCode(config.publicUrl, map, { panel: true }),
-        ...(mayEdit ? { edit: { saveUrl: `/maps/${map.id}/save`, importUrl: `/maps/${map.id}/import`, versionsUrl: `/maps/${map.id}/versions`, csrf: csrfToken(ctx) } } : {}),
+        ...(mayEdit ? { edit: { saveUrl: `/maps/${map.id}/save`, importUrl: `/maps/${map.id}/import`, imagesUrl: `/maps/${map.id}/images`, markersUrl: `/maps/${map.id}/markers`, versionsUrl: `/maps/${map.id}/versions`, csrf: csrfToken(ctx) } } : {}),
         ...(mayEdit ? { settingsHref: `${mapPath(map)}?settings=1#map-settings` } : {}),
         ...(extra.settings ? { settings: extra.settings } : {}),
       }),

@@ -1,16 +1,20 @@
 // The map editor for the map's owner and editors: a toolbar (Edit map, then Select, Point, Line,
-// Area, Undo, Redo, Save, and Import: ./importDialog.ts), the item panel of the selected item
-// (./itemPanel.ts), the item list with the groups' tools (./itemList.ts), undo and redo of every
-// edit of the session and the unsaved changes (./editState.ts), and Save, which sends only what
-// changed since the revision the page loaded (POST /maps/{id}/save) and settles conflicts with
-// what others saved meanwhile. The map itself is the adapter's: this module keeps the edits.
+// Area, Photo: ./photoTool.ts, Undo, Redo, Save, and Import: ./importDialog.ts), the item panel of
+// the selected item (./itemPanel.ts, with its image and custom icon: ./itemMedia.ts), the item
+// list with the groups' tools (./itemList.ts), undo and redo of every edit of the session and the
+// unsaved changes (./editState.ts), and Save, which sends only what changed since the revision the
+// page loaded (POST /maps/{id}/save) and settles conflicts with what others saved meanwhile. The
+// map itself is the adapter's: this module keeps the edits.
 import { EditState, type Conflict, type Edit } from './editState.js';
 import { addGroup, groupOf, moveGroup, removeGroupAndInside, removeGroupKeepInside, renameGroup, withinGroup, type GroupId, type MapGroup } from './groups.js';
 import { HistoryPanel } from './historyPanel.js';
 import { importButton } from './importDialog.js';
 import { ItemList } from './itemList.js';
-import { element, ItemPanel } from './itemPanel.js';
+import { ItemMedia } from './itemMedia.js';
+import { element, ItemPanel, type PropertyValue } from './itemPanel.js';
 import { isEditable, type Drawing, type DrawTool, type MapFeature, type MapView } from './mapAdapter.js';
+import { imageValueOf, type ImageAnswer } from './mediaUpload.js';
+import { PhotoTool } from './photoTool.js';
 
 export interface EditorOptions {
   view: MapView;
@@ -23,6 +27,9 @@ export interface EditorOptions {
   importUrl?: string;
   /** The map's versions (./historyPanel.ts). */
   versionsUrl?: string;
+  /** Where photos and custom icons are uploaded (./itemMedia.ts, ./photoTool.ts). */
+  imagesUrl?: string;
+  markersUrl?: string;
   csrf: string;
   /** Where the toolbar goes (over the map) and where the item panel goes (the side panel). */
   toolbarHost: HTMLElement;
@@ -100,6 +107,10 @@ export function startEditor(options: EditorOptions): Editor {
   undoButton.addEventListener('click', () => undo());
   redoButton.addEventListener('click', () => redo());
   saveButton.addEventListener('click', () => void save());
+  const photo = options.imagesUrl
+    ? new PhotoTool({ imagesUrl: options.imagesUrl, csrf: options.csrf, report: (text) => (status.textContent = text), add: addPhoto, changed: () => refreshButtons() })
+    : undefined;
+  if (photo) toolbar.append(photo.button, photo.input);
   toolbar.append(undoButton, redoButton, saveButton);
   const importer = options.importUrl ? importButton({ importUrl: options.importUrl, csrf: options.csrf, unsaved: () => state.pending() }) : undefined;
   if (importer) toolbar.append(importer);
@@ -108,7 +119,17 @@ export function startEditor(options: EditorOptions): Editor {
   options.toolbarHost.append(toolbar, status);
 
   showList();
-  const panel = new ItemPanel({ setProperty, groups: () => state.groups, remove: deleteSelected, done: () => select(undefined) });
+  const media =
+    options.imagesUrl && options.markersUrl
+      ? new ItemMedia({
+          imagesUrl: options.imagesUrl,
+          markersUrl: options.markersUrl,
+          csrf: options.csrf,
+          setProperties,
+          shown: (id) => ((savedIds.get(id) ?? id) === selected ? state.features.get(selected) : undefined),
+        })
+      : undefined;
+  const panel = new ItemPanel({ setProperty: (name, value) => setProperties({ [name]: value }), setProperties, groups: () => state.groups, remove: deleteSelected, done: () => select(undefined) }, media);
   options.panelHost.prepend(panel.root);
   // While a version is previewed the map shows it, not the map's items: nothing is edited meanwhile.
   const history = options.versionsUrl
@@ -194,13 +215,36 @@ export function startEditor(options: EditorOptions): Editor {
     return after;
   }
 
-  function setProperty(name: string, value: string | number | boolean | undefined): void {
-    if (selected === undefined) return;
-    const before = state.features.get(selected);
-    if (!before || before.properties?.[name] === value) return;
-    const after = withProperty(before, name, value);
-    state.apply({ id: selected, before, after });
-    if (name === 'color' || name === 'marker-symbol') panel.show(after);
+  /** New items' ids, temporary → saved, so an upload that ends after a save finds its item. */
+  const savedIds = new Map<number, number>();
+
+  /** Sets properties of the selected item (or of item `id`) as one edit; undefined removes one. */
+  function setProperties(changes: Record<string, PropertyValue | undefined>, id = selected): void {
+    if (id === undefined) return;
+    id = savedIds.get(id) ?? id;
+    const before = state.features.get(id);
+    if (!before) return;
+    const after = copy(before);
+    after.properties ??= {};
+    for (const [name, value] of Object.entries(changes)) {
+      if (value === undefined) delete after.properties[name];
+      else after.properties[name] = value;
+    }
+    if (JSON.stringify(after.properties) === JSON.stringify(before.properties ?? {})) return;
+    state.apply({ id, before, after });
+    if (id === selected && ('color' in changes || 'marker-symbol' in changes)) panel.show(after);
+  }
+
+  /** The Photo tool's upload: a new point where the photo was taken (else the map's centre), selected. */
+  function addPhoto(answer: ImageAnswer, title: string): void {
+    const id = nextNewId--;
+    const gps = answer.has_gps && answer.geometry?.type === 'Point' ? answer.geometry.coordinates : undefined;
+    const properties: Record<string, unknown> = { ...(title ? { title } : {}), image: imageValueOf(answer) };
+    state.apply({ id, before: null, after: { type: 'Feature', id, geometry: { type: 'Point', coordinates: gps ?? view.center() }, properties } });
+    if (!editing || previewing) return;
+    setTool('select');
+    if (gps) view.focus(id); // the map goes to where it was taken
+    select(id);
   }
 
   /** Ends the shape edit of the selected item, keeping a changed geometry as one edit. */
@@ -276,11 +320,12 @@ export function startEditor(options: EditorOptions): Editor {
     saveButton.disabled = count === 0 || saving;
     saveButton.textContent = count === 0 ? 'Saved' : `Save (${count})`;
     // The tools while editing; Save whenever something is unsaved.
-    for (const button of [...toolButtons.values(), undoButton, redoButton, ...(importer ? [importer] : [])]) button.hidden = !editing;
+    for (const button of [...toolButtons.values(), ...(photo ? [photo.button] : []), undoButton, redoButton, ...(importer ? [importer] : [])]) button.hidden = !editing;
     saveButton.hidden = !editing && count === 0;
     historyButton.hidden = !editing || !history;
     // A preview shows another version: drawing, undo and redo wait for the map's own items.
     for (const button of toolButtons.values()) button.disabled = previewing;
+    if (photo) photo.button.disabled = previewing || photo.busy();
     if (previewing) undoButton.disabled = redoButton.disabled = true;
   }
 
@@ -306,6 +351,7 @@ export function startEditor(options: EditorOptions): Editor {
         return;
       }
       const renames = state.saved(sent, answer);
+      for (const [from, to] of renames) savedIds.set(from, to);
       if (selected !== undefined && renames.has(selected)) selected = renames.get(selected);
       status.textContent = 'Saved.';
     } catch {

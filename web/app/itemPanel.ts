@@ -1,11 +1,13 @@
 // The item panel of the editor (in the side panel): the selected item's title, Markdown
-// description, link, media link, icon (points: the built-in set, searchable), whether it shows when
-// the map opens, its group, colour (ten swatches or a picker), a line's length or an area's size (metric or
+// description, link, media link, image and custom icon (./itemMedia.ts, given by the editor),
+// icon (points: the built-in set, searchable), whether it shows when the map opens, its group,
+// colour (ten swatches or a picker), a line's length or an area's size (metric or
 // imperial, remembered), Delete and Done. Changes are reported as property edits; the editor
 // makes them (and their undo).
 import { groupOf, groupOutline, type MapGroup } from './groups.js';
 import type { MapFeature } from './mapAdapter.js';
 import { measureOf, type Units } from './measure.js';
+import type { ImageValue } from './mediaUpload.js';
 
 const UNITS_KEY = 'map-units';
 
@@ -23,12 +25,23 @@ function savedUnits(): Units {
 
 export const SWATCHES = ['#2f6fd6', '#1b9e77', '#66a61e', '#e6ab02', '#d95f02', '#e7298a', '#7570b3', '#b03a2e', '#1d232a', '#8a8f94'];
 
+/** A property's value: text, a number (a group's id), a flag, or an `image` ({id, w, h, tip_color, avg_color}). */
+export type PropertyValue = string | number | boolean | ImageValue;
+
 export interface ItemPanelActions {
-  setProperty(name: string, value: string | number | boolean | undefined): void;
+  setProperty(name: string, value: PropertyValue | undefined): void;
+  /** Sets several properties as one edit, of the selected item or of item `id`; undefined removes one. */
+  setProperties(changes: Record<string, PropertyValue | undefined>, id?: number): void;
   /** The map's groups, for the item's group. */
   groups(): readonly MapGroup[];
   remove(): void;
   done(): void;
+}
+
+/** The image and custom icon fields (./itemMedia.ts), when the editor can upload. */
+export interface ItemMediaFields {
+  imageField(feature: MapFeature): HTMLElement;
+  iconField(feature: MapFeature): HTMLElement;
 }
 
 export function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
@@ -55,7 +68,10 @@ function iconNames(): HTMLDataListElement {
 export class ItemPanel {
   readonly root = element('section', { class: 'item-panel', 'aria-label': 'Selected item' });
 
-  constructor(private readonly actions: ItemPanelActions) {
+  constructor(
+    private readonly actions: ItemPanelActions,
+    private readonly media?: ItemMediaFields,
+  ) {
     this.root.hidden = true;
   }
 
@@ -106,11 +122,17 @@ export class ItemPanel {
     const media = field('item-media', 'Video or media link (YouTube, Vimeo…)', element('input', { id: 'item-media', type: 'url', placeholder: 'https://…' }));
     media.value = typeof properties.media_url === 'string' ? properties.media_url : '';
     media.addEventListener('change', () => actions.setProperty('media_url', media.value.trim() || undefined));
+    if (this.media) this.root.append(this.media.imageField(feature));
     if (feature.geometry?.type === 'Point') {
       const icon = field('item-icon', 'Icon (type to search the built-in icons)', element('input', { id: 'item-icon', type: 'search', list: 'maki-names', autocomplete: 'off' }));
       icon.value = typeof properties['marker-symbol'] === 'string' ? properties['marker-symbol'] : '';
-      icon.addEventListener('change', () => actions.setProperty('marker-symbol', icon.value.trim().toLowerCase() || undefined));
+      // A built-in icon chosen replaces a custom one.
+      icon.addEventListener('change', () => {
+        const symbol = icon.value.trim().toLowerCase() || undefined;
+        actions.setProperties(symbol ? { 'marker-symbol': symbol, marker_id: undefined } : { 'marker-symbol': undefined });
+      });
       this.root.append(iconNames());
+      if (this.media) this.root.append(this.media.iconField(feature));
     }
     const group = element('select', { id: 'item-group' });
     group.append(element('option', { value: '' }, 'No group'));

@@ -92,6 +92,8 @@ async function start(): Promise<void> {
       saveUrl: holder.dataset.saveUrl,
       importUrl: holder.dataset.importUrl,
       versionsUrl: holder.dataset.versionsUrl,
+      imagesUrl: holder.dataset.imagesUrl,
+      markersUrl: holder.dataset.markersUrl,
       csrf: holder.dataset.csrf ?? '',
       toolbarHost,
       panelHost: document.querySelector<HTMLElement>('.side-panel') ?? document.body,

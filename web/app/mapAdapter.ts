@@ -26,6 +26,8 @@ export interface MapView {
   startDrawing(onDrawn: (id: number, geometry: EditableGeometry) => void): Drawing;
   /** Moves to the feature and reports it as clicked. */
   focus(id: number): void;
+  /** Where the map is centred now, [longitude, latitude] to 7 decimals (a new photo without GPS goes there). */
+  center(): [number, number];
   onSelect(listener: (feature: MapFeature, at: [number, number]) => void): void;
   showPopup(at: [number, number], content: HTMLElement): void;
   /** Shows these features instead of the map's (a version in the History); undefined: the map's own again. */
@@ -271,6 +273,11 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
         map.fitBounds(bounds, { padding: { top: Math.round(height * 0.4), bottom: 48, left: 48, right: 48 }, maxZoom: 16 });
       }
       listeners.forEach((listener) => listener(feature, at));
+    },
+    center() {
+      // Rounded: terra-draw refuses to edit a point with more than 9 decimals.
+      const { lng, lat } = map.getCenter().wrap();
+      return [Math.round(lng * 1e7) / 1e7, Math.round(lat * 1e7) / 1e7];
     },
     onSelect(listener) {
       listeners.push(listener);

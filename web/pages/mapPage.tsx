@@ -23,7 +23,7 @@ export interface MapPageProps {
   embedCode: string;
   embedCodeWithPanel: string;
   /** For the map's owner and editors: where the editor saves and imports files, and this browser's form token. */
-  edit?: { saveUrl: string; importUrl: string; versionsUrl: string; csrf: string };
+  edit?: { saveUrl: string; importUrl: string; imagesUrl: string; markersUrl: string; versionsUrl: string; csrf: string };
   /** For the map's owner and editors: the address that opens the Map settings section. */
   settingsHref?: string;
   /** The Map settings section, when open (web/pages/mapSettingsPanel.tsx). */
@@ -228,7 +228,7 @@ export function MapPage(props: MapPageProps) {
         class="map-view"
         data-map-geojson={`${props.path}/map.geojson`}
         data-map-style={props.styleUrl}
-        {...(props.edit ? { 'data-save-url': props.edit.saveUrl, 'data-import-url': props.edit.importUrl, 'data-versions-url': props.edit.versionsUrl, 'data-csrf': props.edit.csrf } : {})}
+        {...(props.edit ? { 'data-save-url': props.edit.saveUrl, 'data-import-url': props.edit.importUrl, 'data-images-url': props.edit.imagesUrl, 'data-markers-url': props.edit.markersUrl, 'data-versions-url': props.edit.versionsUrl, 'data-csrf': props.edit.csrf } : {})}
       >
         <img src={`${props.path}/static.png`} width={1200} height={630} alt={`Map: ${props.title}`} />
       </figure>
