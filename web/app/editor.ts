@@ -1,9 +1,12 @@
-// The map editor for the map's owner and editors: a toolbar (Edit map, then Select, Point, Line,
-// Area, Undo, Redo, Save, and Import: ./importDialog.ts), the item panel of the selected item
-// (./itemPanel.ts), undo and redo of every edit of the session and the unsaved changes
-// (./editState.ts), and Save, which sends only what changed since the revision the page loaded
+// The map editor for the map's owner and editors: a toolbar (Edit map, then Select, Box, Point,
+// Line, Area, Text, Undo, Redo, Save, and Import: ./importDialog.ts), the item panel of the
+// selected item (./itemPanel.ts), several items selected with the Box tool (./boxSelection.ts),
+// text labels (lib/textLabels.ts) added with the Text tool, undo and redo of every edit of the
+// session and the unsaved changes (./editState.ts), and Save, which sends only what changed since the revision the page loaded
 // (POST /maps/{id}/save) and settles conflicts with what others saved meanwhile. The map itself
 // is the adapter's: this module keeps the edits.
+import { isTextLabel } from '../../lib/textLabels.js';
+import { BoxSelection } from './boxSelection.js';
 import { EditState, type Conflict } from './editState.js';
 import { HistoryPanel } from './historyPanel.js';
 import { importButton } from './importDialog.js';
@@ -34,11 +37,16 @@ export interface Editor {
 
 type ConflictAnswer = { conflicts: Conflict[]; group_conflicts: unknown[]; revision: number; error: string };
 
-const TOOLS: { tool: DrawTool; label: string; text: string }[] = [
+/** The drawing's tools, and the editor's own: Box (select several) and Text (a text label, drawn as a point). */
+type Tool = DrawTool | 'box' | 'text';
+
+const TOOLS: { tool: Tool; label: string; text: string }[] = [
   { tool: 'select', label: 'Select and edit items', text: 'Select' },
+  { tool: 'box', label: 'Select several items: drag a box', text: 'Box' },
   { tool: 'point', label: 'Draw a point', text: 'Point' },
   { tool: 'linestring', label: 'Draw a line: click for each point, click the last one again to finish', text: 'Line' },
   { tool: 'polygon', label: 'Draw an area: click for each corner, click the first one to close it', text: 'Area' },
+  { tool: 'text', label: 'Add a text label: click where it goes, then type', text: 'Text' },
 ];
 
 const KINDS: Record<string, [string, string]> = { Point: ['point', 'Point'], LineString: ['line', 'Line'], Polygon: ['area', 'Area'] };
@@ -48,7 +56,7 @@ const named = (feature: MapFeature | null | undefined) => (typeof feature?.prope
 export function startEditor(options: EditorOptions): Editor {
   const { view } = options;
   let selected: number | undefined;
-  let tool: DrawTool = 'select';
+  let tool: Tool = 'select';
   let editing = false;
   let saving = false;
   let previewing = false;
@@ -56,11 +64,12 @@ export function startEditor(options: EditorOptions): Editor {
 
   // ---- the item list beside the map follows the edits
   const list = document.querySelector<HTMLElement>('.item-list');
-  function listEntry(id: number, feature: MapFeature | null): void {
-    const existing = list?.querySelector<HTMLElement>(`[data-item-id="${id}"]`);
+  function listEntry(id: number, feature: MapFeature | null, existing = list?.querySelector<HTMLElement>(`[data-item-id="${id}"]`)): void {
     if (!feature) return existing?.remove();
-    const [kind, kindLabel] = KINDS[feature.geometry?.type ?? ''] ?? ['item', 'Item'];
+    const [kind, kindLabel] = isTextLabel(feature) ? ['text', 'Text label'] : (KINDS[feature.geometry?.type ?? ''] ?? ['item', 'Item']);
     const title = (typeof feature.properties?.title === 'string' && feature.properties.title.trim()) || `Untitled ${kind}`;
+    // Unchanged in the list (a new colour, say): left as it is.
+    if (existing && existing.dataset.title === title && existing.querySelector(`.kind-${kind}`)) return;
     const entry = existing ?? element('li', { class: 'item', 'data-item-id': String(id) });
     entry.dataset.title = title;
     const titleButton = element('button', { type: 'button', class: 'link item-title', 'data-open-item': '' }, title);
@@ -69,19 +78,42 @@ export function startEditor(options: EditorOptions): Editor {
     if (!existing) list?.append(entry);
   }
 
+  // Steps of many items (Box: a colour for all, Delete all; their undo and redo) reach the map in
+  // one update, not one per item.
+  let batch: Map<number, MapFeature | null> | undefined;
   const state = new EditState(options.features, options.revision, (id, feature) => {
+    if (batch) return void batch.set(id, feature);
     if (!feature) view.removeFeatures([id]);
-    else if (drawing.editing() !== id) view.putFeatures([feature]);
+    // A text label being moved stays on the map: its text shows while the panel edits it.
+    else if (drawing.editing() !== id || isTextLabel(feature)) view.putFeatures([feature]);
     listEntry(id, feature);
     refreshButtons();
   });
+  function batched(run: () => void): void {
+    batch = new Map();
+    try {
+      run();
+    } finally {
+      const changed = batch;
+      batch = undefined;
+      const removed = [...changed].filter(([, feature]) => !feature).map(([id]) => id);
+      const put = [...changed.values()].filter((feature): feature is MapFeature => feature !== null && drawing.editing() !== feature.id);
+      if (removed.length > 0) view.removeFeatures(removed);
+      if (put.length > 0) view.putFeatures(put);
+      // The list's entries found once, not one search of the list per item.
+      const entries = new Map([...(list?.querySelectorAll<HTMLElement>('[data-item-id]') ?? [])].map((entry) => [Number(entry.dataset.itemId), entry]));
+      for (const [id, feature] of changed) listEntry(id, feature, entries.get(id) ?? null);
+      refreshButtons();
+      boxed.refresh();
+    }
+  }
 
   // ---- the toolbar: Edit map turns the tools on and off
   const toolbar = element('div', { class: 'editor-toolbar', role: 'toolbar', 'aria-label': 'Map editing' });
   const editButton = element('button', { type: 'button', 'aria-pressed': 'false', class: 'edit' }, 'Edit map');
   editButton.addEventListener('click', () => setEditing(!editing));
   toolbar.append(editButton);
-  const toolButtons = new Map<DrawTool, HTMLButtonElement>();
+  const toolButtons = new Map<Tool, HTMLButtonElement>();
   for (const { tool: name, label, text } of TOOLS) {
     const button = element('button', { type: 'button', 'aria-label': label, 'aria-pressed': String(name === 'select'), 'data-tool': name }, text);
     button.addEventListener('click', () => setTool(name));
@@ -104,6 +136,7 @@ export function startEditor(options: EditorOptions): Editor {
 
   const panel = new ItemPanel({ setProperty, remove: deleteSelected, done: () => select(undefined) });
   options.panelHost.prepend(panel.root);
+  const boxed = new BoxSelection({ state, view, panelHost: options.panelHost, applyStep: (step) => batched(() => state.applyStep(step)), done: () => setTool('select') });
   // While a version is previewed the map shows it, not the map's items: nothing is edited meanwhile.
   const history = options.versionsUrl
     ? new HistoryPanel({
@@ -131,14 +164,16 @@ export function startEditor(options: EditorOptions): Editor {
   });
 
   const drawing: Drawing = view.startDrawing((id, geometry) => {
-    state.apply({ id, before: null, after: { type: 'Feature', id, geometry, properties: {} } });
+    // The Text tool draws a point: it becomes a text label, its text typed in the panel.
+    const properties = tool === 'text' && geometry.type === 'Point' ? { text_label: true } : {};
+    state.apply({ id, before: null, after: { type: 'Feature', id, geometry, properties } });
     setTool('select');
     select(id);
     panel.focusTitle();
   });
 
   // ---- edits
-  function setProperty(name: string, value: string | boolean | undefined): void {
+  function setProperty(name: string, value: string | number | boolean | undefined): void {
     if (selected === undefined) return;
     const before = state.features.get(selected);
     if (!before || before.properties?.[name] === value) return;
@@ -168,7 +203,7 @@ export function startEditor(options: EditorOptions): Editor {
     if (!feature) return panel.hide();
     panel.show(feature);
     if (isEditable(feature.geometry)) {
-      view.removeFeatures([feature.id]);
+      if (!isTextLabel(feature)) view.removeFeatures([feature.id]);
       drawing.edit(feature.id, feature.geometry);
     }
   }
@@ -185,20 +220,19 @@ export function startEditor(options: EditorOptions): Editor {
 
   function undo(): void {
     select(undefined);
-    state.undo();
-    refreshButtons();
+    batched(() => state.undo());
   }
 
   function redo(): void {
     select(undefined);
-    state.redo();
-    refreshButtons();
+    batched(() => state.redo());
   }
 
-  function setTool(next: DrawTool): void {
+  function setTool(next: Tool): void {
     if (next !== 'select') select(undefined);
     tool = next;
-    drawing.setTool(next);
+    drawing.setTool(next === 'text' ? 'point' : next === 'box' ? 'select' : next);
+    boxed.setActive(next === 'box');
     for (const [name, button] of toolButtons) button.setAttribute('aria-pressed', String(name === next));
   }
 
@@ -293,8 +327,13 @@ export function startEditor(options: EditorOptions): Editor {
     } else if ((event.key === 'Delete' || event.key === 'Backspace') && !typing && selected !== undefined) {
       event.preventDefault();
       deleteSelected();
+    } else if ((event.key === 'Delete' || event.key === 'Backspace') && !typing && boxed.size > 0) {
+      event.preventDefault();
+      boxed.removeAll();
     } else if (event.key === 'Escape' && selected !== undefined) {
       select(undefined);
+    } else if (event.key === 'Escape' && tool === 'box') {
+      boxed.clear();
     }
   });
   window.addEventListener('beforeunload', (event) => {
