@@ -148,11 +148,13 @@ describe('text labels and box selection in the editor', () => {
     await expect.poll(() => page.locator('.editor-status').textContent()).toBe('Saved.');
     expect((await documentOf(user.key, map.id)).filter((feature) => feature.properties.text_label === true)).toHaveLength(1);
 
-    // On a phone.
-    await page.setViewportSize({ width: 375, height: 740 });
-    await page.waitForTimeout(500);
-    await page.screenshot({ path: `${SHOTS}/editor-label-375.png`, fullPage: true });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    // On a phone: the label in the middle of the map, legible.
+    const phone = await loggedIn(user.username, 375);
+    const small = await openMap(phone.page, map.path);
+    expect(await pixelsNear(phone.page, { x: small.x + small.width * 0.2, y: small.y + small.height * 0.4, width: small.width * 0.6, height: small.height * 0.2 }, RED)).toBeGreaterThan(80);
+    await phone.page.screenshot({ path: `${SHOTS}/editor-label-375.png`, fullPage: true });
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    await phone.context.close();
 
     // The static image of the same map, by the service's renderer.
     const scene = new Scene();

@@ -5,7 +5,8 @@
 // beside MapLibre's and terra-draw's event targets, not inside them, so neither pans, zooms to a
 // box or draws meanwhile; the mouse wheel still zooms (handed on to the map's canvas). Also the
 // selection's outline: the selected items copied into a small source of their own, drawn over
-// the map (a ring around points, a wide band under lines and area edges, a halo around labels).
+// the map (a ring around points, an edged dot where points are dots, a wide band under lines and
+// area edges, a halo around labels).
 import type { GeoJSONSource, LayerSpecification, Map as MapLibreMap } from 'maplibre-gl';
 import type { LonLat } from './boxHitTest.js';
 import { LABEL_LAYOUT } from './textLabelLayer.js';
@@ -86,17 +87,20 @@ export function createBoxSelect(map: MapLibreMap, options: { beforeLayer: string
     { id: 'selection-lines', type: 'line', source: 'selection', filter: ['!=', ['geometry-type'], 'Point'], layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': OUTLINE, 'line-width': 10, 'line-opacity': 0.85 } },
   ];
   for (const layer of layers) map.addLayer(layer, options.beforeLayer);
-  // Points: a ring, smaller where points are dots.
+  // Points: a ring around the circle; where points are dots (a crowd: rings would hide it), a
+  // dot in the item's own colour edged with the outline colour, so a new colour for all shows.
+  const dots = (below: number, above: number) => ['step', ['zoom'], below, options.dotZoom, above];
   map.addLayer({
     id: 'selection-points',
     type: 'circle',
     source: 'selection',
     filter: ['all', ['==', ['geometry-type'], 'Point'], ['!', ['has', '_label']]],
     paint: {
-      'circle-radius': ['step', ['zoom'], 6, options.dotZoom, 14],
-      'circle-opacity': 0,
+      'circle-radius': dots(4, 14) as never,
+      'circle-color': ['get', '_color'],
+      'circle-opacity': dots(1, 0) as never,
       'circle-stroke-color': OUTLINE,
-      'circle-stroke-width': 3,
+      'circle-stroke-width': dots(1.5, 3) as never,
     },
   });
   map.addLayer({
