@@ -81,6 +81,7 @@ export function startEditor(options: EditorOptions): Editor {
   // Steps of many items (Box: a colour for all, Delete all; their undo and redo) reach the map in
   // one update, not one per item.
   let batch: Map<number, MapFeature | null> | undefined;
+  const delisted = new Set<number>();
   const state = new EditState(options.features, options.revision, (id, feature) => {
     if (batch) return void batch.set(id, feature);
     if (!feature) view.removeFeatures([id]);
@@ -100,9 +101,15 @@ export function startEditor(options: EditorOptions): Editor {
       const put = [...changed.values()].filter((feature): feature is MapFeature => feature !== null && drawing.editing() !== feature.id);
       if (removed.length > 0) view.removeFeatures(removed);
       if (put.length > 0) view.putFeatures(put);
-      // The list's entries found once, not one search of the list per item.
+      // The list's entries found once, not one search of the list per item. The page lists the
+      // first 2,000 items: a step over many more (a colour for 100,000) adds no entries for the
+      // others, only for new items and for those it took out before (undo of Delete all).
       const entries = new Map([...(list?.querySelectorAll<HTMLElement>('[data-item-id]') ?? [])].map((entry) => [Number(entry.dataset.itemId), entry]));
-      for (const [id, feature] of changed) listEntry(id, feature, entries.get(id) ?? null);
+      for (const [id, feature] of changed) {
+        const entry = entries.get(id) ?? null;
+        if (!feature && entry) delisted.add(id);
+        if (entry || id < 0 || (feature && delisted.delete(id))) listEntry(id, feature, entry);
+      }
       refreshButtons();
       boxed.refresh();
     }
