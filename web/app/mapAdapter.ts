@@ -8,7 +8,7 @@ import { crowdedBelow, DOT_TILE_SIZE, DotTiles, mercator, type Dot } from './den
 import { boxHits, type LonLat } from './boxHitTest.js';
 import { createBoxSelect, type BoxSelect } from './boxSelectAdapter.js';
 import { createDrawing, type Drawing, type EditableGeometry } from './drawingAdapter.js';
-import { labelDrawing, NOT_A_LABEL, TEXT_LABEL_LAYER } from './textLabelLayer.js';
+import { labelDrawing, TEXT_LABEL_LAYER } from './textLabelLayer.js';
 
 export type { Drawing, DrawTool, EditableGeometry } from './drawingAdapter.js';
 export { isEditable } from './drawingAdapter.js';
@@ -174,10 +174,11 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
   // Points have a source of their own: where they are dots (below), no layer asks for its tiles,
   // so MapLibre's worker cuts and encodes none of them. Lines and areas are in `items`.
   const isPoint = (feature: Drawn) => feature.geometry?.type === 'Point' || feature.geometry?.type === 'MultiPoint';
-  // Text labels are in the points' source, drawn by a layer of their own, never as dots.
+  // Text labels have a source of their own too (drawn at every zoom: in the points' source, they
+  // would make the worker cut the crowd's tiles where the points are dots), and are never dots.
   const isLabel = (feature: Drawn) => '_label' in feature.properties;
-  const SOURCES = ['items', 'points'] as const;
-  const sourceOf = (feature: Drawn) => (isPoint(feature) ? 'points' : 'items');
+  const SOURCES = ['items', 'points', 'labels'] as const;
+  const sourceOf = (feature: Drawn) => (isLabel(feature) ? 'labels' : isPoint(feature) ? 'points' : 'items');
   const source = (id: (typeof SOURCES)[number]) => map.getSource(id) as GeoJSONSource;
   const collection = (features: Drawn[]) => ({ type: 'FeatureCollection', features }) as never;
   /** The sources hold these features from now on. */
@@ -202,8 +203,8 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
     dots?.changed(() => dotsOf().flatMap((feature) => positions(feature).map((coordinates) => ({ id: feature.id, coordinates, color: feature.properties._color }))));
   dotsChanged();
   // A custom marker is its own picture: no circle under it.
-  map.addLayer({ id: 'points', type: 'circle', source: 'points', minzoom: dotZoom, filter: ['all', ['==', ['geometry-type'], 'Point'], NOT_A_LABEL as never, ['!=', ['slice', ['get', '_icon'], 0, 7], 'marker-']], paint: { 'circle-color': color, 'circle-radius': 11, 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 1.5 } });
-  map.addLayer({ id: 'icons', type: 'symbol', source: 'points', minzoom: dotZoom, filter: ['all', ['==', ['geometry-type'], 'Point'], NOT_A_LABEL as never, ['!=', ['get', '_icon'], '']], layout: { 'icon-image': ['get', '_icon'], 'icon-allow-overlap': true } });
+  map.addLayer({ id: 'points', type: 'circle', source: 'points', minzoom: dotZoom, filter: ['all', ['==', ['geometry-type'], 'Point'], ['!=', ['slice', ['get', '_icon'], 0, 7], 'marker-']], paint: { 'circle-color': color, 'circle-radius': 11, 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 1.5 } });
+  map.addLayer({ id: 'icons', type: 'symbol', source: 'points', minzoom: dotZoom, filter: ['all', ['==', ['geometry-type'], 'Point'], ['!=', ['get', '_icon'], '']], layout: { 'icon-image': ['get', '_icon'], 'icon-allow-overlap': true } });
 
   map.addLayer(TEXT_LABEL_LAYER as never);
 

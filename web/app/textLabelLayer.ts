@@ -3,8 +3,8 @@
 // in the map's web font (Noto Sans, served by the service: the basemap styles have no glyphs, so
 // MapLibre draws text with the CSS font), centred on the point, wrapped at 12 ems as the static
 // image does (lib/render/textLabels.ts), never hidden by collisions. Labels are not points on the
-// map: no circle, no icon, never a dot where points crowd. No map library is imported here: the
-// adapter adds the layer.
+// map: a source of their own, no circle, no icon, never a dot where points crowd. No map library
+// is imported here: the adapter adds the source and the layer.
 import { isTextLabel, textHaloColor, textLabelColor, textOfLabel, textSize } from '../../lib/textLabels.js';
 
 /** What a label with no text yet shows, faintly, so it can still be found and clicked. */
@@ -17,9 +17,6 @@ export function labelDrawing(feature: { geometry: { type: string } | null; prope
   const text = textOfLabel(feature.properties);
   return { _label: true, _text: text || EMPTY_LABEL_TEXT, _empty: text === '', _size: textSize(feature.properties), _color: color, _halo: textHaloColor(color) };
 }
-
-/** A filter of the points' layers: everything but text labels. */
-export const NOT_A_LABEL = ['!', ['has', '_label']];
 
 /** The label layout, shared by the labels and their selection outline. */
 export const LABEL_LAYOUT = {
@@ -34,12 +31,11 @@ export const LABEL_LAYOUT = {
   'text-ignore-placement': true,
 };
 
-/** The symbol layer of the text labels, over the `points` source. */
+/** The symbol layer of the text labels, over the adapter's `labels` source. */
 export const TEXT_LABEL_LAYER = {
   id: 'labels',
   type: 'symbol',
-  source: 'points',
-  filter: ['has', '_label'],
+  source: 'labels',
   layout: LABEL_LAYOUT,
   paint: {
     'text-color': ['get', '_color'],
