@@ -57,7 +57,8 @@ export const featureSchema = z
       .describe(
         'Free-form JSON data (at most 32 levels deep, no NUL characters). The map reads: title, description ' +
           '(Markdown), url, group (the id of a group of the document), marker-symbol (a built-in icon), marker_id ' +
-          '(an uploaded marker), image ({id, w, h, tip_color, avg_color} from an image upload), color (#rrggbb), visible.',
+          '(an uploaded marker), image ({id, w, h, tip_color, avg_color} from an image upload), color (#rrggbb), visible; ' +
+          'text_label (true: a Point shown as its title alone, in its color, default dark) with text_size (pixels, 10–48, default 16).',
       ),
   })
   .describe('A map item; members other than type, id, geometry and properties are dropped');

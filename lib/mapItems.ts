@@ -1,9 +1,12 @@
 // A map's items as its page lists them: groups and subgroups as a tree, each with how many items
 // it holds (its subgroups' included), and the items (title, kind, hidden or not) under their group.
+// A text label (lib/textLabels.ts) is of kind `text`.
+import { isTextLabel } from './textLabels.js';
+
 export interface ListedItem {
   id: number;
   title: string;
-  kind: 'point' | 'line' | 'area' | 'item';
+  kind: 'point' | 'line' | 'area' | 'text' | 'item';
   hidden: boolean;
 }
 
@@ -31,7 +34,7 @@ const KINDS: Record<string, ListedItem['kind']> = {
   MultiPolygon: 'area',
 };
 
-const UNTITLED: Record<ListedItem['kind'], string> = { point: 'Untitled point', line: 'Untitled line', area: 'Untitled area', item: 'Untitled item' };
+const UNTITLED: Record<ListedItem['kind'], string> = { point: 'Untitled point', line: 'Untitled line', area: 'Untitled area', text: 'Untitled text', item: 'Untitled item' };
 
 /** The tree of the head's groups with the listed features and every group's count. */
 export function itemTree(
@@ -64,7 +67,7 @@ export function itemTree(
   for (const { id, text } of features) {
     const feature = JSON.parse(text) as { geometry?: { type?: string }; properties?: Record<string, unknown> | null };
     const properties = feature.properties ?? {};
-    const kind = KINDS[feature.geometry?.type ?? ''] ?? 'item';
+    const kind = isTextLabel(feature) ? 'text' : (KINDS[feature.geometry?.type ?? ''] ?? 'item');
     const title = typeof properties.title === 'string' && properties.title.trim() ? properties.title : UNTITLED[kind];
     const hidden = properties.visible === false || properties.visible === 0;
     const group = properties.group === undefined || properties.group === null ? undefined : byId.get(String(properties.group));

@@ -11,6 +11,7 @@ import { font, registerFonts } from './fonts.js';
 import { LabelSpace } from './labelSpace.js';
 import { frameView, type View } from './mercator.js';
 import type { Scene } from './scene.js';
+import { drawTextLabels, placeTextLabels } from './textLabels.js';
 
 export interface ImageSize {
   width: number;
@@ -71,10 +72,13 @@ export async function renderMapImage(request: RenderRequest, size: ImageSize): P
     await request.paintTiles(ctx, view);
   }
   const space = new LabelSpace(size.width, size.height);
+  // Text labels are items: drawn in the thumbnail too, and placed first, so titles keep clear of them.
+  const texts = placeTextLabels(ctx, request.scene, view, space, size.scale);
   const labels = size.labels ? placeFeatureLabels(ctx, request.scene, view, space, size.scale) : [];
   if (size.labels && drawing.type === 'builtin') drawBuiltinLabels(ctx, view, palette, space, size.scale);
   await drawFeatures(ctx, request.scene, { view, scale: size.scale, markers: request.markers });
   drawFeatureLabels(ctx, labels, size.scale);
+  drawTextLabels(ctx, texts, size.scale);
   drawAttribution(ctx, request.basemap.attribution, size, palette.attribution, palette.attributionBox);
   // The canvas's own pixels, without getImageData's copy and un-premultiplying: every image is
   // opaque (the basemap covers it), so premultiplied and straight RGBA are the same bytes.

@@ -1,7 +1,9 @@
 // What a static image shows of a map: its visible features, projected once to world units
-// (mercator.ts) and styled (lib/featureStyle.ts), with the bounds that frame them. Features are
+// (mercator.ts) and styled (lib/featureStyle.ts; text labels as lib/textLabels.ts says, apart
+// from the points), with the bounds that frame them. Features are
 // added one at a time as they are read, so a 100,000-feature map never exists as one document.
 import { featureColor, featureTitle, isVisible, markerId, markerSymbol, strokeWidth } from '../featureStyle.js';
+import { hasTextLabel, textLabelColor, textOfLabel, textSize } from '../textLabels.js';
 import { LARGE_FEATURE_BYTES, readLargeFeature, type LargeFeature } from './largeFeature.js';
 import { worldX, worldY, type WorldBounds } from './mercator.js';
 
@@ -12,6 +14,15 @@ export interface ScenePoint {
   symbol?: string;
   markerId?: string;
   title?: string;
+}
+
+/** A text label (lib/textLabels.ts): its text centred on its point, in its colour and size. */
+export interface SceneText {
+  x: number;
+  y: number;
+  text: string;
+  color: string;
+  size: number;
 }
 
 export interface ScenePath {
@@ -32,6 +43,7 @@ export class Scene {
   readonly points: ScenePoint[] = [];
   readonly lines: ScenePath[] = [];
   readonly polygons: ScenePath[] = [];
+  readonly texts: SceneText[] = [];
   private minX = Infinity;
   private minY = Infinity;
   private maxX = -Infinity;
@@ -43,7 +55,7 @@ export class Scene {
   }
 
   get size(): number {
-    return this.points.length + this.lines.length + this.polygons.length;
+    return this.points.length + this.lines.length + this.polygons.length + this.texts.length;
   }
 
   /** Adds a feature from its stored JSON text (a large one without building its coordinates as arrays). */
@@ -58,7 +70,7 @@ export class Scene {
     const lonLat = new Float64Array(2);
     if (type === 'Point') {
       coordinates.readLonLat(0, lonLat, 0);
-      return this.addPoint([lonLat[0]!, lonLat[1]!], properties);
+      return this.addPoint([lonLat[0]!, lonLat[1]!], properties, hasTextLabel(properties));
     }
     const polygons = type === 'Polygon' || type === 'MultiPolygon';
     let path: ScenePath | null = null;
@@ -105,7 +117,7 @@ export class Scene {
     const list = Array.isArray(coordinates) ? (coordinates as unknown[]) : [];
     switch (type) {
       case 'Point':
-        return this.addPoint(coordinates, properties);
+        return this.addPoint(coordinates, properties, hasTextLabel(properties));
       case 'MultiPoint':
         return list.forEach((position) => this.addPoint(position, properties));
       case 'LineString':
@@ -124,11 +136,17 @@ export class Scene {
     }
   }
 
-  private addPoint(position: unknown, properties: Properties): void {
+  private addPoint(position: unknown, properties: Properties, textLabel = false): void {
     if (!isPosition(position)) return;
     const x = worldX(position[0]!);
     const y = worldY(position[1]!);
     this.extend(x, y);
+    if (textLabel) {
+      // A label with no text yet shows nothing, but still counts in the framing.
+      const text = textOfLabel(properties);
+      if (text) this.texts.push({ x, y, text, color: textLabelColor(properties), size: textSize(properties) });
+      return;
+    }
     const point: ScenePoint = { x, y, color: featureColor(properties) };
     const symbol = markerSymbol(properties);
     const custom = markerId(properties);

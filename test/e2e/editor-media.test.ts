@@ -143,7 +143,7 @@ describe('photos and custom icons in the editor in Chromium', () => {
     const map = await service.call('map/get', user.key, { map_id: id });
     expect([map.images, map.markers]).toEqual([[(picnic.properties.image as { id: string }).id], [picnic.properties.marker_id]]);
     // The map draws the custom icon (undo and redo closed the panel: the point is no longer being edited).
-    expect(await page.locator('.item-panel').isHidden()).toBe(true);
+    expect(await page.locator('.item-panel:not(.selection-panel)').isHidden()).toBe(true);
     await page.waitForTimeout(800);
     await page.screenshot({ path: `${SHOTS}/editor-media-saved.png` });
 

@@ -1,10 +1,14 @@
-// The map editor for the map's owner and editors: a toolbar (Edit map, then Select, Point, Line,
-// Area, Photo: ./photoTool.ts, Undo, Redo, Save, and Import: ./importDialog.ts), the item panel of
-// the selected item (./itemPanel.ts, with its image and custom icon: ./itemMedia.ts), the item
-// list with the groups' tools (./itemList.ts), undo and redo of every edit of the session and the
-// unsaved changes (./editState.ts), and Save, which sends only what changed since the revision the
-// page loaded (POST /maps/{id}/save) and settles conflicts with what others saved meanwhile. The
-// map itself is the adapter's: this module keeps the edits.
+// The map editor for the map's owner and editors: a toolbar (Edit map, then Select, Box, Point,
+// Line, Area, Text, Photo: ./photoTool.ts, Undo, Redo, Save, and Import: ./importDialog.ts), the
+// item panel of the selected item (./itemPanel.ts, with its image and custom icon:
+// ./itemMedia.ts), several items selected with the Box tool (./boxSelection.ts), text labels
+// (lib/textLabels.ts) added with the Text tool, the item list with the groups' tools
+// (./itemList.ts), undo and redo of every edit of the session and the unsaved changes
+// (./editState.ts), and Save, which sends only what changed since the revision the page loaded
+// (POST /maps/{id}/save) and settles conflicts with what others saved meanwhile. The map itself
+// is the adapter's: this module keeps the edits.
+import { isTextLabel } from '../../lib/textLabels.js';
+import { BoxSelection } from './boxSelection.js';
 import { EditState, type Conflict, type Edit } from './editState.js';
 import { addGroup, groupOf, moveGroup, removeGroupAndInside, removeGroupKeepInside, renameGroup, withinGroup, type GroupId, type MapGroup } from './groups.js';
 import { HistoryPanel } from './historyPanel.js';
@@ -46,11 +50,16 @@ export interface Editor {
 
 type ConflictAnswer = { conflicts: Conflict[]; group_conflicts: { group: GroupId; items: number }[]; revision: number; error: string };
 
-const TOOLS: { tool: DrawTool; label: string; text: string }[] = [
+/** The drawing's tools, and the editor's own: Box (select several) and Text (a text label, drawn as a point). */
+type Tool = DrawTool | 'box' | 'text';
+
+const TOOLS: { tool: Tool; label: string; text: string }[] = [
   { tool: 'select', label: 'Select and edit items', text: 'Select' },
+  { tool: 'box', label: 'Select several items: drag a box', text: 'Box' },
   { tool: 'point', label: 'Draw a point', text: 'Point' },
   { tool: 'linestring', label: 'Draw a line: click for each point, click the last one again to finish', text: 'Line' },
   { tool: 'polygon', label: 'Draw an area: click for each corner, click the first one to close it', text: 'Area' },
+  { tool: 'text', label: 'Add a text label: click where it goes, then type', text: 'Text' },
 ];
 
 const copy = (feature: MapFeature): MapFeature => JSON.parse(JSON.stringify(feature)) as MapFeature;
@@ -59,7 +68,7 @@ const named = (feature: MapFeature | null | undefined) => (typeof feature?.prope
 export function startEditor(options: EditorOptions): Editor {
   const { view } = options;
   let selected: number | undefined;
-  let tool: DrawTool = 'select';
+  let tool: Tool = 'select';
   let editing = false;
   let saving = false;
   let previewing = false;
@@ -70,12 +79,17 @@ export function startEditor(options: EditorOptions): Editor {
   const list = listHost ? new ItemList(listHost, { newGroup, renameGroup: renamed, moveGroup: moved, deleteGroup, moveItem }, options.listChanged) : undefined;
   const showList = () => list?.show(state.groups, state.features);
 
+  // Steps of many items (Box: a colour for all, Delete all; their undo and redo) reach the map in
+  // one update, not one per item.
+  let batch: Map<number, MapFeature | null> | undefined;
   const state = new EditState(
     options.features,
     options.revision,
     (id, feature) => {
+      if (batch) return void batch.set(id, feature);
       if (!feature) view.removeFeatures([id]);
-      else if (drawing.editing() !== id) view.putFeatures([feature]);
+      // A text label being moved stays on the map: its text shows while the panel edits it.
+      else if (drawing.editing() !== id || isTextLabel(feature)) view.putFeatures([feature]);
       showList();
       refreshButtons();
     },
@@ -87,13 +101,29 @@ export function startEditor(options: EditorOptions): Editor {
       if (selected !== undefined && state.features.has(selected)) panel.show(state.features.get(selected)!);
     },
   );
+  function batched(run: () => void): void {
+    batch = new Map();
+    try {
+      run();
+    } finally {
+      const changed = batch;
+      batch = undefined;
+      const removed = [...changed].filter(([, feature]) => !feature).map(([id]) => id);
+      const put = [...changed.values()].filter((feature): feature is MapFeature => feature !== null && drawing.editing() !== feature.id);
+      if (removed.length > 0) view.removeFeatures(removed);
+      if (put.length > 0) view.putFeatures(put);
+      showList();
+      refreshButtons();
+      boxed.refresh();
+    }
+  }
 
   // ---- the toolbar: Edit map turns the tools on and off
   const toolbar = element('div', { class: 'editor-toolbar', role: 'toolbar', 'aria-label': 'Map editing' });
   const editButton = element('button', { type: 'button', 'aria-pressed': 'false', class: 'edit' }, 'Edit map');
   editButton.addEventListener('click', () => setEditing(!editing));
   toolbar.append(editButton);
-  const toolButtons = new Map<DrawTool, HTMLButtonElement>();
+  const toolButtons = new Map<Tool, HTMLButtonElement>();
   for (const { tool: name, label, text } of TOOLS) {
     const button = element('button', { type: 'button', 'aria-label': label, 'aria-pressed': String(name === 'select'), 'data-tool': name }, text);
     button.addEventListener('click', () => setTool(name));
@@ -131,6 +161,7 @@ export function startEditor(options: EditorOptions): Editor {
       : undefined;
   const panel = new ItemPanel({ setProperty: (name, value) => setProperties({ [name]: value }), setProperties, groups: () => state.groups, remove: deleteSelected, done: () => select(undefined) }, media);
   options.panelHost.prepend(panel.root);
+  const boxed = new BoxSelection({ state, view, panelHost: options.panelHost, applyStep: (step) => batched(() => state.applyStep(step)), done: () => setTool('select') });
   // While a version is previewed the map shows it, not the map's items: nothing is edited meanwhile.
   const history = options.versionsUrl
     ? new HistoryPanel({
@@ -158,7 +189,9 @@ export function startEditor(options: EditorOptions): Editor {
   });
 
   const drawing: Drawing = view.startDrawing((id, geometry) => {
-    state.apply({ id, before: null, after: { type: 'Feature', id, geometry, properties: {} } });
+    // The Text tool draws a point: it becomes a text label, its text typed in the panel.
+    const properties = tool === 'text' && geometry.type === 'Point' ? { text_label: true } : {};
+    state.apply({ id, before: null, after: { type: 'Feature', id, geometry, properties } });
     setTool('select');
     select(id);
     panel.focusTitle();
@@ -265,7 +298,7 @@ export function startEditor(options: EditorOptions): Editor {
     if (!feature) return panel.hide();
     panel.show(feature);
     if (isEditable(feature.geometry)) {
-      view.removeFeatures([feature.id]);
+      if (!isTextLabel(feature)) view.removeFeatures([feature.id]);
       drawing.edit(feature.id, feature.geometry);
     }
   }
@@ -282,20 +315,19 @@ export function startEditor(options: EditorOptions): Editor {
 
   function undo(): void {
     select(undefined);
-    state.undo();
-    refreshButtons();
+    batched(() => state.undo());
   }
 
   function redo(): void {
     select(undefined);
-    state.redo();
-    refreshButtons();
+    batched(() => state.redo());
   }
 
-  function setTool(next: DrawTool): void {
+  function setTool(next: Tool): void {
     if (next !== 'select') select(undefined);
     tool = next;
-    drawing.setTool(next);
+    drawing.setTool(next === 'text' ? 'point' : next === 'box' ? 'select' : next);
+    boxed.setActive(next === 'box');
     for (const [name, button] of toolButtons) button.setAttribute('aria-pressed', String(name === next));
   }
 
@@ -408,8 +440,13 @@ export function startEditor(options: EditorOptions): Editor {
     } else if ((event.key === 'Delete' || event.key === 'Backspace') && !typing && selected !== undefined) {
       event.preventDefault();
       deleteSelected();
+    } else if ((event.key === 'Delete' || event.key === 'Backspace') && !typing && boxed.size > 0) {
+      event.preventDefault();
+      boxed.removeAll();
     } else if (event.key === 'Escape' && selected !== undefined) {
       select(undefined);
+    } else if (event.key === 'Escape' && tool === 'box') {
+      boxed.clear();
     }
   });
   window.addEventListener('beforeunload', (event) => {

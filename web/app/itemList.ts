@@ -5,6 +5,7 @@
 // move up or down, delete with its content moved out or deleted too), and dragging — a group or an
 // item dropped on a group's title goes into that group; a group dropped on the upper edge of
 // another's title goes before it; anything dropped on the list's heading leaves its group.
+import { isTextLabel } from '../../lib/textLabels.js';
 import { element } from './itemPanel.js';
 import { groupOf, groupOutline, withinGroup, type GroupId, type MapGroup } from './groups.js';
 import type { MapFeature } from './mapAdapter.js';
@@ -32,7 +33,7 @@ const KINDS: Record<string, [string, string]> = {
   MultiPolygon: ['area', 'Area'],
 };
 
-export const kindOf = (feature: MapFeature): [string, string] => KINDS[feature.geometry?.type ?? ''] ?? ['item', 'Item'];
+export const kindOf = (feature: MapFeature): [string, string] => (isTextLabel(feature) ? ['text', 'Text label'] : (KINDS[feature.geometry?.type ?? ''] ?? ['item', 'Item']));
 
 export function itemTitle(feature: MapFeature): string {
   const title = feature.properties?.title;

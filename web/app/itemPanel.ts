@@ -1,9 +1,11 @@
 // The item panel of the editor (in the side panel): the selected item's title, Markdown
 // description, link, media link, image and custom icon (./itemMedia.ts, given by the editor),
 // icon (points: the built-in set, searchable), whether it shows when the map opens, its group,
-// colour (ten swatches or a picker), a line's length or an area's size (metric or
-// imperial, remembered), Delete and Done. Changes are reported as property edits; the editor
-// makes them (and their undo).
+// colour (ten swatches or a picker), a line's length or an area's size (metric or imperial,
+// remembered), Delete and Done. A text label (lib/textLabels.ts) has its Text instead of a title,
+// a text size and no icon. Changes are reported as property edits; the editor makes them (and
+// their undo).
+import { isTextLabel, MAX_TEXT_SIZE, MIN_TEXT_SIZE, TEXT_LABEL_COLOR, textSize } from '../../lib/textLabels.js';
 import { groupOf, groupOutline, type MapGroup } from './groups.js';
 import type { MapFeature } from './mapAdapter.js';
 import { measureOf, type Units } from './measure.js';
@@ -86,7 +88,8 @@ export class ItemPanel {
   show(feature: MapFeature): void {
     const properties = feature.properties ?? {};
     const { actions } = this;
-    this.root.replaceChildren(element('h2', {}, feature.id < 0 ? 'New item' : 'Item'));
+    const label = isTextLabel(feature);
+    this.root.replaceChildren(element('h2', {}, label ? (feature.id < 0 ? 'New text label' : 'Text label') : feature.id < 0 ? 'New item' : 'Item'));
     this.root.hidden = false;
     const units = savedUnits();
     const measure = measureOf(feature.geometry, units);
@@ -112,7 +115,7 @@ export class ItemPanel {
       this.root.append(wrapper);
       return input;
     };
-    const title = field('item-title', 'Title', element('input', { id: 'item-title', type: 'text' }));
+    const title = field('item-title', label ? 'Text' : 'Title', element('input', { id: 'item-title', type: 'text' }));
     title.value = typeof properties.title === 'string' ? properties.title : '';
     const description = field('item-description', 'Description (Markdown)', element('textarea', { id: 'item-description', rows: '4' }));
     description.value = typeof properties.description === 'string' ? properties.description : '';
@@ -123,7 +126,11 @@ export class ItemPanel {
     media.value = typeof properties.media_url === 'string' ? properties.media_url : '';
     media.addEventListener('change', () => actions.setProperty('media_url', media.value.trim() || undefined));
     if (this.media) this.root.append(this.media.imageField(feature));
-    if (feature.geometry?.type === 'Point') {
+    if (label) {
+      const size = field('item-text-size', `Text size (${MIN_TEXT_SIZE}–${MAX_TEXT_SIZE} pixels)`, element('input', { id: 'item-text-size', type: 'number', min: String(MIN_TEXT_SIZE), max: String(MAX_TEXT_SIZE), step: '1' }));
+      size.value = String(textSize(properties));
+      size.addEventListener('change', () => actions.setProperty('text_size', size.value === '' ? undefined : textSize({ text_size: size.value })));
+    } else if (feature.geometry?.type === 'Point') {
       const icon = field('item-icon', 'Icon (type to search the built-in icons)', element('input', { id: 'item-icon', type: 'search', list: 'maki-names', autocomplete: 'off' }));
       icon.value = typeof properties['marker-symbol'] === 'string' ? properties['marker-symbol'] : '';
       // A built-in icon chosen replaces a custom one.
@@ -154,7 +161,7 @@ export class ItemPanel {
     shownField.append(shown, element('label', { for: 'item-visible' }, ' Shown when the map opens'));
     this.root.append(shownField);
     const colour = field('item-colour', 'Colour', element('input', { id: 'item-colour', type: 'color' }));
-    colour.value = typeof properties.color === 'string' && /^#[0-9a-f]{6}$/i.test(properties.color) ? properties.color : SWATCHES[0]!;
+    colour.value = typeof properties.color === 'string' && /^#[0-9a-f]{6}$/i.test(properties.color) ? properties.color : label ? TEXT_LABEL_COLOR : SWATCHES[0]!;
     const swatches = element('div', { class: 'swatches', role: 'group', 'aria-label': 'Colours' });
     for (const swatch of SWATCHES) {
       const button = element('button', { type: 'button', class: 'swatch', 'aria-label': `Colour ${swatch}`, 'aria-pressed': String(colour.value === swatch) });

@@ -1,10 +1,14 @@
 // The one module that talks to MapLibre GL JS: the rest of the front end asks it for a map of a
 // GeoJSON document over a basemap style, which features are hidden, where to look, and what was
-// clicked. (DESIGN.md: the map library lives behind one adapter.)
+// clicked; text labels (./textLabelLayer.ts) and box selection (./boxSelectAdapter.ts). (DESIGN.md:
+// the map library lives behind one adapter.)
 import * as maplibregl from 'maplibre-gl';
 import type { GeoJSONSource, Map as MapLibreMap, MapLayerMouseEvent, MapMouseEvent, RasterTileSource } from 'maplibre-gl';
 import { crowdedBelow, DOT_TILE_SIZE, DotTiles, mercator, type Dot } from './densePoints.js';
+import { boxHits, type LonLat } from './boxHitTest.js';
+import { createBoxSelect, type BoxSelect } from './boxSelectAdapter.js';
 import { createDrawing, type Drawing, type EditableGeometry } from './drawingAdapter.js';
+import { labelDrawing, TEXT_LABEL_LAYER } from './textLabelLayer.js';
 
 export type { Drawing, DrawTool, EditableGeometry } from './drawingAdapter.js';
 export { isEditable } from './drawingAdapter.js';
@@ -24,6 +28,13 @@ export interface MapView {
   removeFeatures(ids: number[]): void;
   /** Drawing and shape editing (terra-draw); `onDrawn` gets each new shape when it is finished. */
   startDrawing(onDrawn: (id: number, geometry: EditableGeometry) => void): Drawing;
+  /**
+   * Box selection: while on, a box dragged on the map reports the visible items it touches
+   * (./boxHitTest.ts) and whether Shift was held (a click: no items).
+   */
+  boxSelect(on: boolean, onBox?: (ids: number[], additive: boolean) => void): void;
+  /** Outlines these items on the map as selected ([]: none). */
+  outline(ids: readonly number[]): void;
   /** Moves to the feature and reports it as clicked. */
   focus(id: number): void;
   /** Where the map is centred now, [longitude, latitude] to 7 decimals (a new photo without GPS goes there). */
@@ -155,6 +166,7 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
       _id: feature.id,
       _color: typeof feature.properties?.color === 'string' && /^#[0-9a-f]{6}$/i.test(feature.properties.color) ? feature.properties.color : DEFAULT_COLOR,
       _icon: iconOf(feature.properties),
+      ...labelDrawing(feature),
     },
   });
   type Drawn = ReturnType<typeof decorate>;
@@ -164,8 +176,11 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
   // Points have a source of their own: where they are dots (below), no layer asks for its tiles,
   // so MapLibre's worker cuts and encodes none of them. Lines and areas are in `items`.
   const isPoint = (feature: Drawn) => feature.geometry?.type === 'Point' || feature.geometry?.type === 'MultiPoint';
-  const SOURCES = ['items', 'points'] as const;
-  const sourceOf = (feature: Drawn) => (isPoint(feature) ? 'points' : 'items');
+  // Text labels have a source of their own too (drawn at every zoom: in the points' source, they
+  // would make the worker cut the crowd's tiles where the points are dots), and are never dots.
+  const isLabel = (feature: Drawn) => '_label' in feature.properties;
+  const SOURCES = ['items', 'points', 'labels'] as const;
+  const sourceOf = (feature: Drawn) => (isLabel(feature) ? 'labels' : isPoint(feature) ? 'points' : 'items');
   const source = (id: (typeof SOURCES)[number]) => map.getSource(id) as GeoJSONSource;
   const collection = (features: Drawn[]) => ({ type: 'FeatureCollection', features }) as never;
   /** The sources hold these features from now on. */
@@ -182,9 +197,9 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
   // Points as circles with their icons where they have room, as dots where they crowd.
   const positions = (feature: Drawn): [number, number][] =>
     feature.geometry?.type === 'Point' ? [feature.geometry.coordinates as [number, number]] : feature.geometry?.type === 'MultiPoint' ? (feature.geometry.coordinates as [number, number][]) : [];
-  const dotZoom = crowdedBelow([...shown.values()].flatMap(positions));
+  const dotZoom = crowdedBelow([...shown.values()].filter((feature) => !isLabel(feature)).flatMap(positions));
   const dots = dotZoom > 0 ? addDots(map, dotZoom) : undefined;
-  const mapDots = () => [...shown.values()].filter((feature) => isPoint(feature) && !hiddenIds.has(feature.id));
+  const mapDots = () => [...shown.values()].filter((feature) => isPoint(feature) && !isLabel(feature) && !hiddenIds.has(feature.id));
   let dotsOf = mapDots;
   const dotsChanged = () =>
     dots?.changed(() => dotsOf().flatMap((feature) => positions(feature).map((coordinates) => ({ id: feature.id, coordinates, color: feature.properties._color }))));
@@ -193,9 +208,11 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
   map.addLayer({ id: 'points', type: 'circle', source: 'points', minzoom: dotZoom, filter: ['all', ['==', ['geometry-type'], 'Point'], ['!=', ['slice', ['get', '_icon'], 0, 7], 'marker-']], paint: { 'circle-color': color, 'circle-radius': 11, 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 1.5 } });
   map.addLayer({ id: 'icons', type: 'symbol', source: 'points', minzoom: dotZoom, filter: ['all', ['==', ['geometry-type'], 'Point'], ['!=', ['get', '_icon'], '']], layout: { 'icon-image': ['get', '_icon'], 'icon-allow-overlap': true } });
 
+  map.addLayer(TEXT_LABEL_LAYER as never);
+
   const listeners: ((feature: MapFeature, at: [number, number]) => void)[] = [];
   const byId = new Map(features.map((feature) => [feature.id, feature]));
-  for (const layer of ['points', 'icons', 'lines', 'areas']) {
+  for (const layer of ['labels', 'points', 'icons', 'lines', 'areas']) {
     map.on('click', layer, (event: MapLayerMouseEvent) => {
       const id = Number(event.features?.[0]?.properties?._id);
       const feature = byId.get(id);
@@ -221,6 +238,21 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
   }
   let popup: maplibregl.Popup | undefined;
   let previewing = false;
+  let box: BoxSelect | undefined;
+  let onBox: ((ids: number[], additive: boolean) => void) | undefined;
+  // The hit test runs on the features as given (the map's own data), the hidden ones left out.
+  const boxSelect = () =>
+    (box ??= createBoxSelect(map, {
+      beforeLayer: 'areas',
+      dotZoom,
+      onBox(corners: LonLat[], additive) {
+        const started = performance.now();
+        const ids = corners.length === 0 ? [] : boxHits([...shown.values()].filter((feature) => !hiddenIds.has(feature.id)), corners);
+        // How long the hit test took, as a User Timing measure (the browser test reports it).
+        performance.measure('box-select', { start: started, detail: { items: shown.size, hits: ids.length } });
+        onBox?.(ids, additive);
+      },
+    }));
   const showMapFeatures = () => setSources([...shown.values()].filter((feature) => !hiddenIds.has(feature.id)));
   return {
     setHidden(hidden) {
@@ -254,6 +286,13 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
       }
       updateSources(ids, []);
       dotsChanged();
+    },
+    boxSelect(on, listener) {
+      onBox = listener;
+      boxSelect().setActive(on);
+    },
+    outline(ids) {
+      boxSelect().outline(ids.flatMap((id) => shown.get(id) ?? []));
     },
     startDrawing(onDrawn) {
       return createDrawing(map, onDrawn);

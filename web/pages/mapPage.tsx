@@ -30,7 +30,7 @@ export interface MapPageProps {
   settings?: MapSettingsProps;
 }
 
-const KIND_LABEL: Record<ListedItem['kind'], string> = { point: 'Point', line: 'Line', area: 'Area', item: 'Item' };
+const KIND_LABEL: Record<ListedItem['kind'], string> = { point: 'Point', line: 'Line', area: 'Area', text: 'Text label', item: 'Item' };
 
 /** An eye, drawn (no emoji font needed); crossed out by CSS when the button is not pressed. */
 function EyeIcon() {

@@ -1,14 +1,17 @@
 // A map as KML (the KML download), in the shapes the KML import reads back (../xml/kmlConverter.ts):
 // groups as nested Folders, each item a Placemark with its name, description, visibility, an
 // inline Style with its colour (IconStyle for points, LineStyle and a quarter-opaque PolyStyle for
-// areas, `stroke-width` as the line width) and its other properties as ExtendedData. Every
+// areas, `stroke-width` as the line width; a text label's Style shows its name alone:
+// ../kmlTextLabels.ts) and its other properties as ExtendedData. Every
 // geometry is written (multi-part ones and collections as MultiGeometry, altitude kept). Uploaded
 // images and custom markers are files of this service, which a plain KML cannot carry: left out.
 import type { Geometry, GroupId, MapFeature, MapGroup, Position } from '../../geojson/model.js';
+import { isTextLabel } from '../../textLabels.js';
+import { textLabelStyleKml } from '../kmlTextLabels.js';
 import { propertyText, xmlText } from './xmlText.js';
 
 /** Properties written as KML elements or left out (never as ExtendedData). */
-const NOT_DATA = new Set(['title', 'description', 'visible', 'color', 'stroke-width', 'group', 'image', 'marker_id']);
+const NOT_DATA = new Set(['title', 'description', 'visible', 'color', 'stroke-width', 'group', 'image', 'marker_id', 'text_label', 'text_size']);
 
 const coordinates = (positions: readonly Position[]): string => positions.map((p) => p.join(',')).join(' ');
 
@@ -38,6 +41,7 @@ function geometryKml(geometry: Geometry): string {
 const kmlColor = (hex: string, alpha = 'ff'): string => `${alpha}${hex.slice(5, 7)}${hex.slice(3, 5)}${hex.slice(1, 3)}`.toLowerCase();
 
 function styleKml(feature: MapFeature): string {
+  if (isTextLabel(feature)) return textLabelStyleKml(feature.properties);
   const color = feature.properties.color;
   const width = feature.properties['stroke-width'];
   const hex = typeof color === 'string' && /^#[0-9a-f]{6}$/i.test(color) ? color : undefined;

@@ -12,8 +12,8 @@
 //   TimeStamp → time, TimeSpan → begin/end, ExtendedData Data/SimpleData → properties (never
 //   replacing the properties set here), gx:SimpleArrayData → lists.
 // - Styles (./kmlStyles.ts): inline, shared and StyleMaps → `color`, `stroke-width`, and in a
-//   KMZ `marker_id`; the first <img> of a description that names a file of the KMZ → `image`
-//   (./kmlImages.ts).
+//   KMZ `marker_id`; a point with IconStyle scale 0 → a text label (`text_label`, `text_size`);
+//   the first <img> of a description that names a file of the KMZ → `image` (./kmlImages.ts).
 // - Folders → groups (title = Folder name or "Folder"); nested Folders → `parent`. The
 //   Document is not a group.
 // - NetworkLinks, overlays and every href are never fetched.
@@ -198,6 +198,7 @@ class KmlHandler implements XmlHandler {
       case 'key':
       case 'color':
       case 'width':
+      case 'scale':
       case 'href':
       case 'value':
       case 'coordinates':

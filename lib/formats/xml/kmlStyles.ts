@@ -2,13 +2,14 @@
 // "#id", also defined after their use) and StyleMaps (the "normal" pair, followed through up to
 // 8 links) give `color` (#rrggbb) from IconStyle (points), LineStyle (lines), PolyStyle or else
 // LineStyle (polygons), `stroke-width` from LineStyle width (lines and polygons), and, inside a
-// KMZ, `marker_id` from the IconStyle icon.
+// KMZ, `marker_id` from the IconStyle icon; a point whose IconStyle scale is 0 is a text label
+// (../kmlTextLabels.ts).
+import { applyTextLabelStyle, type LabelStyleData } from '../kmlTextLabels.js';
 import { kmlColorToHex } from './color.js';
 import { LINE, POINT } from './kmlGeometry.js';
 import { parseNumber } from './numbers.js';
 
-export interface StyleData {
-  iconColor?: string;
+export interface StyleData extends LabelStyleData {
   iconHref?: string;
   lineColor?: string;
   lineWidth?: number;
@@ -128,6 +129,14 @@ export class KmlStyles {
         if (parent === 'IconStyle') style.iconColor = color;
         else if (parent === 'LineStyle') style.lineColor = color;
         else if (parent === 'PolyStyle') style.polyColor = color;
+        else if (parent === 'LabelStyle') style.labelColor = color;
+        return true;
+      }
+      case 'scale': {
+        const scale = parseNumber(raw);
+        if (this.style === null || !Number.isFinite(scale) || scale < 0) return true;
+        if (parent === 'IconStyle') this.style.iconScale = scale;
+        else if (parent === 'LabelStyle') this.style.labelScale = scale;
         return true;
       }
       case 'width':
@@ -161,6 +170,7 @@ export class KmlStyles {
     const style = item.style === undefined ? base : base === undefined ? item.style : { ...base, ...item.style };
     if (style === undefined) return;
     const properties = item.properties;
+    if (item.kind === POINT && applyTextLabelStyle(properties, style)) return;
     const color = item.kind === POINT ? style.iconColor : item.kind === LINE ? style.lineColor : (style.polyColor ?? style.lineColor);
     if (color !== undefined) properties.color = color;
     if (item.kind !== POINT && style.lineWidth !== undefined) properties['stroke-width'] = style.lineWidth;
