@@ -3,7 +3,10 @@
 // (./itemPanel.ts), undo and redo of every edit of the session and the unsaved changes
 // (./editState.ts), and Save, which sends only what changed since the revision the page loaded
 // (POST /maps/{id}/save) and settles conflicts with what others saved meanwhile. The map itself
-// is the adapter's: this module keeps the edits.
+// is the adapter's: this module keeps the edits. A shape's finished drag (or vertex added,
+// deleted, line extended) is an edit at once; the measure of what is drawn shows live
+// (./drawingReadout.ts).
+import { DrawingReadout } from './drawingReadout.js';
 import { EditState, type Conflict } from './editState.js';
 import { HistoryPanel } from './historyPanel.js';
 import { importButton } from './importDialog.js';
@@ -70,8 +73,11 @@ export function startEditor(options: EditorOptions): Editor {
   }
 
   const state = new EditState(options.features, options.revision, (id, feature) => {
-    if (!feature) view.removeFeatures([id]);
-    else if (drawing.editing() !== id) view.putFeatures([feature]);
+    if (!feature) {
+      if (drawing.editing() === id) drawing.cancelEdit();
+      view.removeFeatures([id]);
+    } else if (drawing.editing() !== id) view.putFeatures([feature]);
+    else if (isEditable(feature.geometry)) drawing.setGeometry(id, feature.geometry); // an undo or a redo: the handles follow
     listEntry(id, feature);
     refreshButtons();
   });
@@ -102,7 +108,7 @@ export function startEditor(options: EditorOptions): Editor {
   toolbar.append(historyButton);
   options.toolbarHost.append(toolbar, status);
 
-  const panel = new ItemPanel({ setProperty, remove: deleteSelected, done: () => select(undefined) });
+  const panel = new ItemPanel({ setProperty, remove: deleteSelected, done: () => select(undefined), extend: () => drawing.extend() });
   options.panelHost.prepend(panel.root);
   // While a version is previewed the map shows it, not the map's items: nothing is edited meanwhile.
   const history = options.versionsUrl
@@ -135,6 +141,18 @@ export function startEditor(options: EditorOptions): Editor {
     setTool('select');
     select(id);
     panel.focusTitle();
+  });
+  // A finished drag (a vertex added or deleted, a line extended) is an edit at once: Save counts it.
+  drawing.onEdited((id, geometry) => {
+    const before = state.features.get(id);
+    if (before && JSON.stringify(before.geometry) !== JSON.stringify(geometry)) state.apply({ id, before, after: { ...copy(before), geometry } });
+  });
+  // Measures live: what is drawn in the readout over the map, what is edited in the item panel.
+  const readout = new DrawingReadout();
+  options.toolbarHost.append(readout.root);
+  drawing.onShape((shape) => {
+    readout.show(shape);
+    if (shape && shape.id === selected) panel.showMeasure(shape.geometry);
   });
 
   // ---- edits
@@ -170,6 +188,8 @@ export function startEditor(options: EditorOptions): Editor {
     if (isEditable(feature.geometry)) {
       view.removeFeatures([feature.id]);
       drawing.edit(feature.id, feature.geometry);
+      // A shape the drawing refuses (an area with holes) stays on the map as it is.
+      if (drawing.editing() !== feature.id) view.putFeatures([feature]);
     }
   }
 
@@ -184,14 +204,23 @@ export function startEditor(options: EditorOptions): Editor {
   }
 
   function undo(): void {
-    select(undefined);
     state.undo();
-    refreshButtons();
+    showSelected();
   }
 
   function redo(): void {
-    select(undefined);
     state.redo();
+    showSelected();
+  }
+
+  /** After an undo or a redo: the selected item as it is now (gone: nothing selected). */
+  function showSelected(): void {
+    const feature = selected === undefined ? undefined : state.features.get(selected);
+    if (feature) panel.show(feature);
+    else {
+      selected = undefined;
+      panel.hide();
+    }
     refreshButtons();
   }
 
@@ -233,7 +262,6 @@ export function startEditor(options: EditorOptions): Editor {
   // ---- saving
   async function save(): Promise<void> {
     if (saving || state.pending() === 0) return;
-    finishShapeEdit();
     saving = true;
     refreshButtons();
     status.textContent = 'Saving…';
@@ -252,7 +280,13 @@ export function startEditor(options: EditorOptions): Editor {
         return;
       }
       const renames = state.saved(sent, answer);
-      if (selected !== undefined && renames.has(selected)) selected = renames.get(selected);
+      const renamed = selected === undefined ? undefined : renames.get(selected);
+      if (renamed !== undefined) {
+        // A new item saved while selected: edited on under its saved id.
+        drawing.cancelEdit();
+        selected = undefined;
+        select(renamed);
+      }
       status.textContent = 'Saved.';
     } catch {
       status.textContent = 'The map could not be saved: the service did not answer. Your changes are kept here; try again.';
@@ -304,5 +338,5 @@ export function startEditor(options: EditorOptions): Editor {
   // A new map (or a link with ?edit=1) opens with the tools on.
   setEditing(new URLSearchParams(location.search).get('edit') === '1');
   // A click on an item selects it with the Select tool; while drawing, the click is the drawing's.
-  return { select: (id) => (editing && tool === 'select' && !previewing ? select(id) : undefined), active: () => editing };
+  return { select: (id) => (editing && tool === 'select' && !previewing && !drawing.extending() ? select(id) : undefined), active: () => editing };
 }

@@ -1,8 +1,8 @@
 // The item panel of the editor (in the side panel): the selected item's title, Markdown
 // description, link, media link, icon (points: the built-in set, searchable), whether it shows when
 // the map opens, colour (ten swatches or a picker), a line's length or an area's size (metric or
-// imperial, remembered), Delete and Done. Changes are reported as property edits; the editor
-// makes them (and their undo).
+// imperial, remembered; kept up to date while the shape is edited), Extend line, Delete and Done.
+// Changes are reported as property edits; the editor makes them (and their undo).
 import type { MapFeature } from './mapAdapter.js';
 import { measureOf, type Units } from './measure.js';
 
@@ -11,7 +11,7 @@ const UNITS_KEY = 'map-units';
 let chosen: Units | undefined;
 
 /** The viewer's units: chosen on this page, else remembered in this browser, else metric. */
-function savedUnits(): Units {
+export function savedUnits(): Units {
   if (chosen) return chosen;
   try {
     return localStorage.getItem(UNITS_KEY) === 'imperial' ? 'imperial' : 'metric';
@@ -26,6 +26,8 @@ export interface ItemPanelActions {
   setProperty(name: string, value: string | boolean | undefined): void;
   remove(): void;
   done(): void;
+  /** Draws on from the line's last point (lines only). */
+  extend?(): void;
 }
 
 export function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
@@ -58,6 +60,13 @@ export class ItemPanel {
 
   hide(): void {
     this.root.hidden = true;
+  }
+
+  /** The shown item's length or area for its shape as it is being edited. */
+  showMeasure(geometry: MapFeature['geometry']): void {
+    const text = this.root.querySelector('.measure')?.firstChild;
+    const measure = measureOf(geometry, savedUnits());
+    if (text && measure) text.textContent = `${measure} `;
   }
 
   focusTitle(): void {
@@ -133,6 +142,11 @@ export class ItemPanel {
     const done = element('button', { type: 'button', class: 'secondary' }, 'Done');
     remove.addEventListener('click', () => actions.remove());
     done.addEventListener('click', () => actions.done());
+    if (feature.geometry?.type === 'LineString' && actions.extend) {
+      const extend = element('button', { type: 'button', class: 'secondary', title: 'Or Ctrl-click (Cmd-click) an end of the line' }, 'Extend line');
+      extend.addEventListener('click', () => actions.extend?.());
+      buttons.append(extend);
+    }
     buttons.append(remove, done);
     this.root.append(buttons);
   }
