@@ -105,7 +105,7 @@ describe('text labels and box selection in the editor', () => {
     await page.mouse.click(...at(0.3, 0.7));
     await expect.poll(() => page.getByRole('heading', { name: 'New text label' }).count()).toBe(1);
     await page.getByRole('button', { name: 'Done' }).click();
-    expect(await page.locator('.item-list .item .kind-text').count()).toBe(2);
+    await expect.poll(() => page.locator('.item-list .item .kind-text').count()).toBe(2);
     expect(await page.getByRole('button', { name: 'Untitled text', exact: true }).count()).toBe(1);
     expect(await accessibilityViolations(page)).toEqual([]);
 
@@ -221,9 +221,9 @@ describe('text labels and box selection in the editor', () => {
     await page.keyboard.press('Delete');
     await expect.poll(() => heading.textContent()).toBe('No items selected');
     expect(await saveButton(page).textContent()).toBe('Save (3)');
-    expect(await page.locator('.item-list .item').count()).toBe(2);
+    await expect.poll(() => page.locator('.item-list .item').count()).toBe(2);
     await page.keyboard.press('Control+z');
-    expect(await page.locator('.item-list .item').count()).toBe(5);
+    await expect.poll(() => page.locator('.item-list .item').count()).toBe(5);
     await page.keyboard.press('Control+Shift+z');
     await save();
     expect((await documentOf(user.key, map.id)).map((feature) => feature.properties.title)).toEqual(['East 1', 'East 2']);

@@ -142,7 +142,8 @@ describe('photos and custom icons in the editor in Chromium', () => {
     expect(picnic.properties['marker-symbol']).toBeUndefined();
     const map = await service.call('map/get', user.key, { map_id: id });
     expect([map.images, map.markers]).toEqual([[(picnic.properties.image as { id: string }).id], [picnic.properties.marker_id]]);
-    // The map draws the custom icon (undo and redo closed the panel: the point is no longer being edited).
+    // The map draws the custom icon once the point is no longer being edited (undo and redo keep it selected).
+    await page.getByRole('button', { name: 'Done' }).click();
     expect(await page.locator('.item-panel:not(.selection-panel)').isHidden()).toBe(true);
     await page.waitForTimeout(800);
     await page.screenshot({ path: `${SHOTS}/editor-media-saved.png` });
@@ -191,8 +192,11 @@ describe('photos and custom icons in the editor in Chromium', () => {
     // Selected again, it can be dragged to its place (the centre's position is one terra-draw takes).
     const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
     await page.keyboard.press('Escape');
+    // Let go, the point goes back into the map's layer (drawn with a frame or two): then a click finds it.
+    await page.waitForTimeout(500);
     await page.mouse.click(cx, cy);
-    await expect.poll(() => page.getByLabel('Title', { exact: true }).inputValue()).toBe('Garden view');
+    await expect.poll(() => page.getByLabel('Title', { exact: true }).isVisible()).toBe(true);
+    expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Garden view');
     await page.mouse.move(cx, cy);
     await page.mouse.down();
     await page.mouse.move(cx + 30, cy, { steps: 5 });

@@ -6,9 +6,12 @@
 // (./itemList.ts), undo and redo of every edit of the session and the unsaved changes
 // (./editState.ts), and Save, which sends only what changed since the revision the page loaded
 // (POST /maps/{id}/save) and settles conflicts with what others saved meanwhile. The map itself
-// is the adapter's: this module keeps the edits.
+// is the adapter's: this module keeps the edits. A shape's finished drag (or vertex added,
+// deleted, line extended) is an edit at once; the measure of what is drawn shows live
+// (./drawingReadout.ts).
 import { isTextLabel } from '../../lib/textLabels.js';
 import { BoxSelection } from './boxSelection.js';
+import { DrawingReadout } from './drawingReadout.js';
 import { EditState, type Conflict, type Edit } from './editState.js';
 import { addGroup, groupOf, moveGroup, removeGroupAndInside, removeGroupKeepInside, renameGroup, withinGroup, type GroupId, type MapGroup } from './groups.js';
 import { HistoryPanel } from './historyPanel.js';
@@ -82,11 +85,17 @@ export function startEditor(options: EditorOptions): Editor {
   // Steps of many items (Box: a colour for all, Delete all; their undo and redo) reach the map in
   // one update, not one per item.
   let batch: Map<number, MapFeature | null> | undefined;
+  /** The item being edited in the drawing changed (an undo or a redo): its handles follow, or it leaves. */
+  function followEdited(id: number, feature: MapFeature | null): void {
+    if (!feature) drawing.cancelEdit();
+    else if (isEditable(feature.geometry)) drawing.setGeometry(id, feature.geometry);
+  }
   const state = new EditState(
     options.features,
     options.revision,
     (id, feature) => {
       if (batch) return void batch.set(id, feature);
+      if (drawing.editing() === id) followEdited(id, feature);
       if (!feature) view.removeFeatures([id]);
       // A text label being moved stays on the map: its text shows while the panel edits it.
       else if (drawing.editing() !== id || isTextLabel(feature)) view.putFeatures([feature]);
@@ -108,8 +117,10 @@ export function startEditor(options: EditorOptions): Editor {
     } finally {
       const changed = batch;
       batch = undefined;
+      const edited = drawing.editing();
+      if (edited !== undefined && changed.has(edited)) followEdited(edited, changed.get(edited)!);
       const removed = [...changed].filter(([, feature]) => !feature).map(([id]) => id);
-      const put = [...changed.values()].filter((feature): feature is MapFeature => feature !== null && drawing.editing() !== feature.id);
+      const put = [...changed.values()].filter((feature): feature is MapFeature => feature !== null && (drawing.editing() !== feature.id || isTextLabel(feature)));
       if (removed.length > 0) view.removeFeatures(removed);
       if (put.length > 0) view.putFeatures(put);
       showList();
@@ -159,7 +170,7 @@ export function startEditor(options: EditorOptions): Editor {
           shown: (id) => ((savedIds.get(id) ?? id) === selected ? state.features.get(selected) : undefined),
         })
       : undefined;
-  const panel = new ItemPanel({ setProperty: (name, value) => setProperties({ [name]: value }), setProperties, groups: () => state.groups, remove: deleteSelected, done: () => select(undefined) }, media);
+  const panel = new ItemPanel({ setProperty: (name, value) => setProperties({ [name]: value }), setProperties, groups: () => state.groups, remove: deleteSelected, done: () => select(undefined), extend: () => drawing.extend() }, media);
   options.panelHost.prepend(panel.root);
   const boxed = new BoxSelection({ state, view, panelHost: options.panelHost, applyStep: (step) => batched(() => state.applyStep(step)), done: () => setTool('select') });
   // While a version is previewed the map shows it, not the map's items: nothing is edited meanwhile.
@@ -195,6 +206,18 @@ export function startEditor(options: EditorOptions): Editor {
     setTool('select');
     select(id);
     panel.focusTitle();
+  });
+  // A finished drag (a vertex added or deleted, a line extended) is an edit at once: Save counts it.
+  drawing.onEdited((id, geometry) => {
+    const before = state.features.get(id);
+    if (before && JSON.stringify(before.geometry) !== JSON.stringify(geometry)) state.apply({ id, before, after: { ...copy(before), geometry } });
+  });
+  // Measures live: what is drawn in the readout over the map, what is edited in the item panel.
+  const readout = new DrawingReadout();
+  options.toolbarHost.append(readout.root);
+  drawing.onShape((shape) => {
+    readout.show(shape);
+    if (shape && shape.id === selected) panel.showMeasure(shape.geometry);
   });
 
   // ---- groups: each change of the groups is one step, with the items it moved or deleted
@@ -300,6 +323,8 @@ export function startEditor(options: EditorOptions): Editor {
     if (isEditable(feature.geometry)) {
       if (!isTextLabel(feature)) view.removeFeatures([feature.id]);
       drawing.edit(feature.id, feature.geometry);
+      // A shape the drawing refuses (an area with holes) stays on the map as it is.
+      if (drawing.editing() !== feature.id) view.putFeatures([feature]);
     }
   }
 
@@ -314,13 +339,24 @@ export function startEditor(options: EditorOptions): Editor {
   }
 
   function undo(): void {
-    select(undefined);
     batched(() => state.undo());
+    showSelected();
   }
 
   function redo(): void {
-    select(undefined);
     batched(() => state.redo());
+    showSelected();
+  }
+
+  /** After an undo or a redo: the selected item as it is now (gone: nothing selected). */
+  function showSelected(): void {
+    const feature = selected === undefined ? undefined : state.features.get(selected);
+    if (feature) panel.show(feature);
+    else {
+      selected = undefined;
+      panel.hide();
+    }
+    refreshButtons();
   }
 
   function setTool(next: Tool): void {
@@ -364,7 +400,6 @@ export function startEditor(options: EditorOptions): Editor {
   // ---- saving
   async function save(): Promise<void> {
     if (saving || state.pending() === 0) return;
-    finishShapeEdit();
     saving = true;
     refreshButtons();
     status.textContent = 'Saving…';
@@ -384,7 +419,13 @@ export function startEditor(options: EditorOptions): Editor {
       }
       const renames = state.saved(sent, answer);
       for (const [from, to] of renames) savedIds.set(from, to);
-      if (selected !== undefined && renames.has(selected)) selected = renames.get(selected);
+      const renamed = selected === undefined ? undefined : renames.get(selected);
+      if (renamed !== undefined) {
+        // A new item saved while selected: edited on under its saved id.
+        drawing.cancelEdit();
+        selected = undefined;
+        select(renamed);
+      }
       status.textContent = 'Saved.';
     } catch {
       status.textContent = 'The map could not be saved: the service did not answer. Your changes are kept here; try again.';
@@ -456,5 +497,5 @@ export function startEditor(options: EditorOptions): Editor {
   // A new map (or a link with ?edit=1) opens with the tools on.
   setEditing(new URLSearchParams(location.search).get('edit') === '1');
   // A click on an item selects it with the Select tool; while drawing, the click is the drawing's.
-  return { select: (id) => (editing && tool === 'select' && !previewing ? select(id) : undefined), active: () => editing };
+  return { select: (id) => (editing && tool === 'select' && !previewing && !drawing.extending() ? select(id) : undefined), active: () => editing };
 }

@@ -2,9 +2,9 @@
 // description, link, media link, image and custom icon (./itemMedia.ts, given by the editor),
 // icon (points: the built-in set, searchable), whether it shows when the map opens, its group,
 // colour (ten swatches or a picker), a line's length or an area's size (metric or imperial,
-// remembered), Delete and Done. A text label (lib/textLabels.ts) has its Text instead of a title,
-// a text size and no icon. Changes are reported as property edits; the editor makes them (and
-// their undo).
+// remembered; kept up to date while the shape is edited), Extend line, Delete and Done. A text
+// label (lib/textLabels.ts) has its Text instead of a title, a text size and no icon. Changes are
+// reported as property edits; the editor makes them (and their undo).
 import { isTextLabel, MAX_TEXT_SIZE, MIN_TEXT_SIZE, TEXT_LABEL_COLOR, textSize } from '../../lib/textLabels.js';
 import { groupOf, groupOutline, type MapGroup } from './groups.js';
 import type { MapFeature } from './mapAdapter.js';
@@ -16,7 +16,7 @@ const UNITS_KEY = 'map-units';
 let chosen: Units | undefined;
 
 /** The viewer's units: chosen on this page, else remembered in this browser, else metric. */
-function savedUnits(): Units {
+export function savedUnits(): Units {
   if (chosen) return chosen;
   try {
     return localStorage.getItem(UNITS_KEY) === 'imperial' ? 'imperial' : 'metric';
@@ -38,6 +38,8 @@ export interface ItemPanelActions {
   groups(): readonly MapGroup[];
   remove(): void;
   done(): void;
+  /** Draws on from the line's last point (lines only). */
+  extend?(): void;
 }
 
 /** The image and custom icon fields (./itemMedia.ts), when the editor can upload. */
@@ -79,6 +81,13 @@ export class ItemPanel {
 
   hide(): void {
     this.root.hidden = true;
+  }
+
+  /** The shown item's length or area for its shape as it is being edited. */
+  showMeasure(geometry: MapFeature['geometry']): void {
+    const text = this.root.querySelector('.measure')?.firstChild;
+    const measure = measureOf(geometry, savedUnits());
+    if (text && measure) text.textContent = `${measure} `;
   }
 
   focusTitle(): void {
@@ -178,6 +187,11 @@ export class ItemPanel {
     const done = element('button', { type: 'button', class: 'secondary' }, 'Done');
     remove.addEventListener('click', () => actions.remove());
     done.addEventListener('click', () => actions.done());
+    if (feature.geometry?.type === 'LineString' && actions.extend) {
+      const extend = element('button', { type: 'button', class: 'secondary', title: 'Or Ctrl-click (Cmd-click) an end of the line' }, 'Extend line');
+      extend.addEventListener('click', () => actions.extend?.());
+      buttons.append(extend);
+    }
     buttons.append(remove, done);
     this.root.append(buttons);
   }

@@ -9,8 +9,9 @@ import { boxHits, type LonLat } from './boxHitTest.js';
 import { createBoxSelect, type BoxSelect } from './boxSelectAdapter.js';
 import { createDrawing, type Drawing, type EditableGeometry } from './drawingAdapter.js';
 import { labelDrawing, TEXT_LABEL_LAYER } from './textLabelLayer.js';
+import { mapSnapping } from './mapSnapping.js';
 
-export type { Drawing, DrawTool, EditableGeometry } from './drawingAdapter.js';
+export type { Drawing, DrawTool, EditableGeometry, Shape } from './drawingAdapter.js';
 export { isEditable } from './drawingAdapter.js';
 
 export interface MapFeature {
@@ -132,9 +133,9 @@ function addDots(map: MapLibreMap, maxzoom: number) {
       // A new address for every tile: MapLibre asks for them all again.
       if (version++ > 0) (map.getSource('dots') as RasterTileSource).setTiles([`${protocol}://${version}/{z}/{x}/{y}`]);
     },
-    /** The id of the dot under a place, at a zoom (within 6 pixels). */
-    pick(at: { lng: number; lat: number }, zoom: number): number | undefined {
-      return current().pick(mercator([at.lng, at.lat]), 6 / (DOT_TILE_SIZE * 2 ** zoom));
+    /** The id of the dot under a place, at a zoom (within 6 pixels, or as many as given). */
+    pick(at: { lng: number; lat: number }, zoom: number, pixels = 6): number | undefined {
+      return current().pick(mercator([at.lng, at.lat]), pixels / (DOT_TILE_SIZE * 2 ** zoom));
     },
   };
 }
@@ -295,7 +296,14 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
       boxSelect().outline(ids.flatMap((id) => shown.get(id) ?? []));
     },
     startDrawing(onDrawn) {
-      return createDrawing(map, onDrawn);
+      // What is drawn snaps to the map's other features (the ones shown): circles, icons, lines, areas' edges, dots.
+      const snap = mapSnapping({
+        map,
+        layers: ['points', 'icons', 'lines', 'area-lines'],
+        geometryOf: (id) => byId.get(id)?.geometry,
+        dotNear: dots && (([x, y], pixels) => (map.getZoom() < dotZoom ? dots.pick(map.unproject([x, y]), map.getZoom(), pixels) : undefined)),
+      });
+      return createDrawing(map, onDrawn, snap);
     },
     focus(id) {
       const feature = byId.get(id);
