@@ -2,17 +2,14 @@
 // committed PNGs, compared with a tolerance: `UPDATE_GOLDEN=1` rewrites them after a deliberate
 // change, and a failing comparison leaves `*.actual.png` beside them to look at), every kind of
 // feature in its colour, the framing, hidden items, custom markers and the empty map's world.
-import fs from 'node:fs';
-import path from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { basemapById } from '../../lib/basemaps.js';
 import { frameView, worldX, worldY } from '../../lib/render/mercator.js';
 import { renderMapImage, STATIC_IMAGE, THUMBNAIL, type ImageSize } from '../../lib/render/renderMap.js';
 import { Scene } from '../../lib/render/scene.js';
+import { compareWithGolden, pixels, type Pixels } from '../support/goldenImage.js';
 
-const GOLDEN_DIR = path.join(import.meta.dirname, '../fixtures/render');
 
 const feature = (geometry: unknown, properties: Record<string, unknown> = {}) => ({ type: 'Feature', geometry, properties });
 
@@ -31,12 +28,6 @@ function parisScene(): Scene {
 const render = (scene: Scene, basemap = 'classic', size: ImageSize = STATIC_IMAGE, markers = new Map()) =>
   renderMapImage({ scene, basemap: basemapById(basemap)!, markers }, size);
 
-async function pixels(png: Buffer) {
-  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height, channels: info.channels };
-}
-
-type Pixels = Awaited<ReturnType<typeof pixels>>;
 
 const near = (image: Pixels, i: number, [r, g, b]: readonly number[]) =>
   Math.abs(image.data[i]! - r!) + Math.abs(image.data[i + 1]! - g!) + Math.abs(image.data[i + 2]! - b!) < 30;
@@ -60,25 +51,7 @@ function boxOf(image: Pixels, color: readonly number[]): { left: number; top: nu
 }
 
 async function expectGolden(name: string, png: Buffer): Promise<void> {
-  const file = path.join(GOLDEN_DIR, `${name}.png`);
-  if (process.env.UPDATE_GOLDEN === '1') {
-    fs.mkdirSync(GOLDEN_DIR, { recursive: true });
-    fs.writeFileSync(file, await sharp(png).png({ palette: true, colours: 256, compressionLevel: 9 }).toBuffer());
-  }
-  if (!fs.existsSync(file)) throw new Error(`No golden image ${file}: run the test with UPDATE_GOLDEN=1 and look at it`);
-  const [actual, expected] = [await pixels(png), await pixels(fs.readFileSync(file))];
-  expect([actual.width, actual.height]).toEqual([expected.width, expected.height]);
-  let total = 0;
-  let far = 0;
-  for (let i = 0; i < actual.data.length; i += actual.channels) {
-    const diff = Math.abs(actual.data[i]! - expected.data[i]!) + Math.abs(actual.data[i + 1]! - expected.data[i + 1]!) + Math.abs(actual.data[i + 2]! - expected.data[i + 2]!);
-    total += diff;
-    if (diff > 90) far++;
-  }
-  const pixelCount = actual.width * actual.height;
-  const ok = total / pixelCount < 4 && far / pixelCount < 0.01;
-  if (!ok) fs.writeFileSync(path.join(GOLDEN_DIR, `${name}.actual.png`), png);
-  expect({ meanDifference: total / pixelCount < 4, pixelsFarOff: far / pixelCount < 0.01 }).toEqual({ meanDifference: true, pixelsFarOff: true });
+  expect(await compareWithGolden(name, png)).toEqual({ sameSize: true, meanDifference: true, pixelsFarOff: true });
 }
 
 describe('static map renderer', () => {

@@ -1,14 +1,9 @@
 // A map's groups as the editor changes them: `{id, title, parent?}` in one flat list whose order
 // is the order of the list beside the map (a group's subgroups in the order they come in it).
 // Every function answers a new list and leaves the one it got alone (the edit history keeps both).
-export type GroupId = number | string;
+import type { GroupId, MapGroup } from '../../lib/geojson/model.js';
 
-export interface MapGroup {
-  id: GroupId;
-  title: string;
-  parent?: GroupId;
-  [key: string]: unknown;
-}
+export type { GroupId, MapGroup };
 
 /**
  * A new group's id: random text, so two people adding groups to the same map at the same time

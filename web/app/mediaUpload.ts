@@ -3,6 +3,7 @@
 // and runs the API's image/marker upload), and what a feature keeps of the answer: its `image`
 // property ({id, w, h, tip_color, avg_color}, as the interface spec has it) or its `marker_id`.
 // Every failure comes back as a message to show, never as an exception.
+import type { FeatureImage, ImageUploadAnswer } from '../../lib/media/fields.js';
 import { MEDIA_ID } from './mapAdapter.js';
 
 /** The map's upload addresses and this page's form token (X-CSRF-Token). */
@@ -13,26 +14,10 @@ export interface MediaUrls {
 }
 
 /** image/upload's answer. */
-export interface ImageAnswer {
-  image_id: string;
-  width: number;
-  height: number;
-  tip_color: string;
-  avg_color: string;
-  has_gps: boolean;
-  geometry: { type: 'Point'; coordinates: [number, number] } | null;
-  date_str: string | null;
-  date_iso: string | null;
-}
+export type ImageAnswer = ImageUploadAnswer;
 
 /** A feature's `image` property. */
-export interface ImageValue {
-  id: string;
-  w: number;
-  h: number;
-  tip_color: string;
-  avg_color: string;
-}
+export type ImageValue = FeatureImage;
 
 export const imageValueOf = (answer: ImageAnswer): ImageValue => ({
   id: answer.image_id,
