@@ -43,6 +43,15 @@ export interface Conflict {
   theirs: MapFeature | null;
 }
 
+/** A copy of the feature with one property set (undefined: removed). */
+export function withProperty(feature: MapFeature, name: string, value: unknown): MapFeature {
+  const after = JSON.parse(JSON.stringify(feature)) as MapFeature;
+  after.properties ??= {};
+  if (value === undefined) delete after.properties[name];
+  else after.properties[name] = value;
+  return after;
+}
+
 const plain = (feature: MapFeature) => ({ type: 'Feature', geometry: feature.geometry, properties: feature.properties ?? {} });
 
 export class EditState {

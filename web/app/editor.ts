@@ -12,8 +12,9 @@
 import { isTextLabel } from '../../lib/textLabels.js';
 import { BoxSelection } from './boxSelection.js';
 import { DrawingReadout } from './drawingReadout.js';
-import { EditState, type Conflict, type Edit } from './editState.js';
-import { addGroup, groupOf, moveGroup, removeGroupAndInside, removeGroupKeepInside, renameGroup, withinGroup, type GroupId, type MapGroup } from './groups.js';
+import { EditState, type Conflict } from './editState.js';
+import { groupEdits } from './groupEdits.js';
+import { groupOf, type GroupId, type MapGroup } from './groups.js';
 import { HistoryPanel } from './historyPanel.js';
 import { importButton } from './importDialog.js';
 import { ItemList } from './itemList.js';
@@ -79,7 +80,7 @@ export function startEditor(options: EditorOptions): Editor {
 
   // ---- the item list beside the map follows the edits (and the groups' tools are in it)
   const listHost = document.querySelector<HTMLElement>('.item-list');
-  const list = listHost ? new ItemList(listHost, { newGroup, renameGroup: renamed, moveGroup: moved, deleteGroup, moveItem }, options.listChanged) : undefined;
+  let list: ItemList | undefined; // made once the state is (below)
   const showList = () => list?.show(state.groups, state.features);
 
   // Steps of many items (Box: a colour for all, Delete all; their undo and redo) reach the map in
@@ -127,6 +128,13 @@ export function startEditor(options: EditorOptions): Editor {
       refreshButtons();
       boxed.refresh();
     }
+  }
+  if (listHost) {
+    list = new ItemList(
+      listHost,
+      groupEdits(state, { apply: (step) => batched(() => state.applyStep(step)), created: (id) => list?.openGroup(id), deleting: () => select(undefined) }),
+      options.listChanged,
+    );
   }
 
   // ---- the toolbar: Edit map turns the tools on and off
@@ -220,57 +228,7 @@ export function startEditor(options: EditorOptions): Editor {
     if (shape && shape.id === selected) panel.showMeasure(shape.geometry);
   });
 
-  // ---- groups: each change of the groups is one step, with the items it moved or deleted
-  function changeGroups(after: MapGroup[] | undefined, edits: Edit[] = []): void {
-    if (!after) return;
-    state.applyStep({ edits, groups: { before: state.groups, after } });
-  }
-
-  function newGroup(): void {
-    const { groups, id } = addGroup(state.groups, 'New group');
-    changeGroups(groups);
-    list?.openGroup(id);
-  }
-
-  function renamed(id: GroupId, title: string): void {
-    changeGroups(renameGroup(state.groups, id, title));
-  }
-
-  function moved(id: GroupId, parent: GroupId | undefined, before?: GroupId): void {
-    changeGroups(moveGroup(state.groups, id, parent, before));
-  }
-
-  /** The group goes; its items and subgroups move to its parent, or are deleted with it. */
-  function deleteGroup(id: GroupId, content: 'move' | 'delete'): void {
-    const gone = groupOf(state.groups, id);
-    if (!gone) return;
-    select(undefined);
-    const inside = content === 'delete' ? withinGroup(state.groups, id) : new Set([String(id)]);
-    const parent = groupOf(state.groups, gone.parent)?.id;
-    const edits: Edit[] = [];
-    for (const feature of state.features.values()) {
-      const group = feature.properties?.group;
-      if (group === undefined || group === null || !inside.has(String(group))) continue;
-      edits.push({ id: feature.id, before: feature, after: content === 'delete' ? null : withProperty(feature, 'group', parent) });
-    }
-    changeGroups(content === 'delete' ? removeGroupAndInside(state.groups, id) : removeGroupKeepInside(state.groups, id), edits);
-  }
-
-  function moveItem(id: number, group: GroupId | undefined): void {
-    const before = state.features.get(id);
-    if (!before || before.properties?.group === group) return;
-    state.apply({ id, before, after: withProperty(before, 'group', group) });
-  }
-
   // ---- edits
-  function withProperty(feature: MapFeature, name: string, value: unknown): MapFeature {
-    const after = copy(feature);
-    after.properties ??= {};
-    if (value === undefined) delete after.properties[name];
-    else after.properties[name] = value;
-    return after;
-  }
-
   /** New items' ids, temporary → saved, so an upload that ends after a save finds its item. */
   const savedIds = new Map<number, number>();
 
