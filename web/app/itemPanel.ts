@@ -1,7 +1,7 @@
 // The item panel of the editor (in the side panel): the selected item's title, Markdown
 // description, link, media link, image and custom icon (./itemMedia.ts, given by the editor),
 // icon (points: the built-in set, searchable), whether it shows when the map opens, its group,
-// colour (ten swatches or a picker), a line's length or an area's size (metric or imperial,
+// colour (22 swatches or a picker), a line's length or an area's size (metric or imperial,
 // remembered; kept up to date while the shape is edited), Extend line, Delete and Done. A text
 // label (lib/textLabels.ts) has its Text instead of a title, a text size and no icon. Changes are
 // reported as property edits; the editor makes them (and their undo).
@@ -25,7 +25,13 @@ export function savedUnits(): Units {
   }
 }
 
-export const SWATCHES = ['#2f6fd6', '#1b9e77', '#66a61e', '#e6ab02', '#d95f02', '#e7298a', '#7570b3', '#b03a2e', '#1d232a', '#8a8f94'];
+/** The palette: 22 colours in two rows by hue (reds to cyans; light blue to white), beside a picker. */
+export const SWATCHES = [
+  '#d62728', '#b03a2e', '#d95f02', '#ff7f0e', '#e6ab02', '#fdd835', '#bcbd22', '#66a61e', '#2ca02c', '#1b9e77', '#17becf',
+  '#a6cee3', '#2f6fd6', '#0b3d91', '#7570b3', '#9467bd', '#e7298a', '#f781bf', '#8c564b', '#8a8f94', '#1d232a', '#ffffff',
+];
+/** What an item without a colour is drawn in (the map adapter's default too). */
+export const DEFAULT_SWATCH = '#2f6fd6';
 
 /** A property's value: text, a number (a group's id), a flag, or an `image` ({id, w, h, tip_color, avg_color}). */
 export type PropertyValue = string | number | boolean | ImageValue;
@@ -170,7 +176,7 @@ export class ItemPanel {
     shownField.append(shown, element('label', { for: 'item-visible' }, ' Shown when the map opens'));
     this.root.append(shownField);
     const colour = field('item-colour', 'Colour', element('input', { id: 'item-colour', type: 'color' }));
-    colour.value = typeof properties.color === 'string' && /^#[0-9a-f]{6}$/i.test(properties.color) ? properties.color : label ? TEXT_LABEL_COLOR : SWATCHES[0]!;
+    colour.value = typeof properties.color === 'string' && /^#[0-9a-f]{6}$/i.test(properties.color) ? properties.color : label ? TEXT_LABEL_COLOR : DEFAULT_SWATCH;
     const swatches = element('div', { class: 'swatches', role: 'group', 'aria-label': 'Colours' });
     for (const swatch of SWATCHES) {
       const button = element('button', { type: 'button', class: 'swatch', 'aria-label': `Colour ${swatch}`, 'aria-pressed': String(colour.value === swatch) });

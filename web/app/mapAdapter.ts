@@ -53,6 +53,8 @@ export interface MapView {
 }
 
 const DEFAULT_COLOR = '#2f6fd6';
+/** Room around the map's items when it opens: more at the top, where the editor's toolbar lies. */
+const FRAME_PADDING = { top: 64, bottom: 32, left: 48, right: 48 };
 
 type Bounds = [number, number, number, number];
 
@@ -150,7 +152,7 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
     attributionControl: { compact: true },
     ...(bounds[0] === Infinity
       ? { center: [0, 20] as [number, number], zoom: 1 }
-      : { bounds: [bounds[0], bounds[1], bounds[2], bounds[3]] as Bounds, fitBoundsOptions: { padding: 48, maxZoom: 15 } }),
+      : { bounds: [bounds[0], bounds[1], bounds[2], bounds[3]] as Bounds, fitBoundsOptions: { padding: FRAME_PADDING, maxZoom: 15 } }),
   });
   map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
   loadIcons(map);

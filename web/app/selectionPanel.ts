@@ -1,7 +1,7 @@
 // The side panel of several selected items (the Box tool): how many, a colour for all of them
 // (the item panel's swatches or a picker), Delete all, and Done. It reports what the person
 // chose; the editor makes the edits, all of them one step of the history.
-import { element, SWATCHES } from './itemPanel.js';
+import { DEFAULT_SWATCH, element, SWATCHES } from './itemPanel.js';
 
 export interface SelectionPanelActions {
   setColor(color: string): void;
@@ -29,7 +29,7 @@ export class SelectionPanel {
     const hint = element('p', { class: 'hint' }, 'Drag another box to select other items; hold Shift to add to these. Esc clears the selection.');
     const field = element('p', { class: 'field' });
     const picker = element('input', { id: 'selection-colour', type: 'color' });
-    picker.value = color ?? SWATCHES[0]!;
+    picker.value = color ?? DEFAULT_SWATCH;
     picker.addEventListener('change', () => actions.setColor(picker.value));
     field.append(element('label', { for: 'selection-colour' }, 'Colour of all'), picker);
     const swatches = element('div', { class: 'swatches', role: 'group', 'aria-label': 'Colours' });
