@@ -44,7 +44,7 @@ const groupOfItem = (doc: Doc, title: string) => doc.features.find((f) => f.prop
 
 async function save(page: Page): Promise<void> {
   await saveButton(page).click();
-  await expect.poll(() => page.locator('.editor-status').textContent()).toBe('Saved.');
+  await expect.poll(() => page.locator('.editor-status').textContent(), { timeout: 20_000 }).toBe('Saved.');
 }
 
 async function newMap(key: string) {
@@ -180,7 +180,7 @@ describe('groups in the map editor', () => {
     await first.page.screenshot({ path: `${SHOTS}/editor-groups-conflict.png` });
     expect((await documentOf(owner.key, map.id)).groups.map((g) => g.title)).toEqual(['Trails', 'Old']);
     await first.page.getByRole('button', { name: 'Save again' }).click();
-    await expect.poll(() => first.page.locator('.editor-status').textContent()).toBe('Saved.');
+    await expect.poll(() => first.page.locator('.editor-status').textContent(), { timeout: 20_000 }).toBe('Saved.');
     const doc = await documentOf(owner.key, map.id);
     expect(doc.groups.map((g) => g.title)).toEqual(['Old', 'Trails']);
     expect([groupOfItem(doc, 'Ridge'), groupOfItem(doc, 'Bakery')]).toEqual([undefined, 1]);
