@@ -2,8 +2,10 @@
 // is one PutObject; a larger one becomes a multipart upload whose parts are sent while the next
 // one is read (two parts in memory at most). With a byte cap, the first byte past it aborts the
 // multipart upload, so the bucket keeps nothing of it (not even invisible parts, which S3 would
-// bill until a lifecycle rule removed them). (@aws-sdk/lib-storage does the same with more
-// parts in flight; it is not a dependency, and the cap needs to act inside the loop anyway.)
+// bill until a lifecycle rule removed them). Parts carry CRC32 checksums, declared when the
+// upload is created, so S3 checks every part and the whole (whatever the SDK's default
+// checksum setting). (@aws-sdk/lib-storage does the same with more parts in flight; it is not
+// installed, and the cap needs to act inside the loop anyway.)
 import type { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
@@ -48,11 +50,11 @@ export async function uploadStream(target: ObjectTarget, source: Readable, maxBy
     pending = [];
     pendingBytes = 0;
     await inFlight; // one part on its way while the next is read
-    uploadId ??= (await storage('CreateMultipartUpload', client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: target.contentType })))).UploadId;
+    uploadId ??= (await storage('CreateMultipartUpload', client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: target.contentType, ChecksumAlgorithm: 'CRC32' })))).UploadId;
     const partNumber = parts.length + 1;
     parts.push({ PartNumber: partNumber });
-    inFlight = storage('UploadPart', client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: body, ContentLength: body.length }))).then((answer) => {
-      parts[partNumber - 1] = { PartNumber: partNumber, ETag: answer.ETag, ChecksumCRC32: answer.ChecksumCRC32, ChecksumCRC32C: answer.ChecksumCRC32C, ChecksumSHA1: answer.ChecksumSHA1, ChecksumSHA256: answer.ChecksumSHA256, ChecksumCRC64NVME: answer.ChecksumCRC64NVME };
+    inFlight = storage('UploadPart', client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: body, ContentLength: body.length, ChecksumAlgorithm: 'CRC32' }))).then((answer) => {
+      parts[partNumber - 1] = { PartNumber: partNumber, ETag: answer.ETag, ChecksumCRC32: answer.ChecksumCRC32 };
     });
     inFlight.catch(() => undefined); // awaited by the next part or the end; never unhandled
   };
