@@ -24,9 +24,10 @@ export function makeParseFile(deps: ActivityDeps, parsers: ParserPool) {
       // Heartbeats carry cancellation (the processing limit) to this activity.
       const beat = setInterval(() => context.heartbeat(), 2_000);
       const outputFile = await blobs.scratchFile();
+      let inputFile: string | undefined;
       try {
         await faults?.beforeParse?.(context.cancellationSignal);
-        const inputFile = await blobs.localFile(input.blobKey);
+        inputFile = await blobs.localFile(input.blobKey);
         const parsed = await parsers.parse(
           { fileType: input.fileType, inputFile, outputFile, options: { publicUrl } },
           context.cancellationSignal,
@@ -62,6 +63,8 @@ export function makeParseFile(deps: ActivityDeps, parsers: ParserPool) {
       } finally {
         clearInterval(beat);
         await blobs.discardFile(outputFile);
+        // A store whose blobs live elsewhere (S3) made the parser a copy of the upload.
+        if (inputFile !== undefined) await blobs.discardFile(inputFile);
       }
     });
   };

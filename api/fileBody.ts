@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 import type { Context } from 'koa';
-import { BlobTooLargeError, REQUEST_PREFIXES, type BlobStore, type StoredBlob } from '../lib/blobs/blobStore.js';
+import { BlobStorageError, BlobTooLargeError, REQUEST_PREFIXES, type BlobStore, type StoredBlob } from '../lib/blobs/blobStore.js';
 import { AppError } from '../lib/errors.js';
 import { BodyEncodingError, contentEncoding, decodedBody, through } from './requestBody.js';
 
@@ -50,6 +50,8 @@ export async function storeUpload(ctx: Context, blobs: BlobStore, source: Readab
     stored = await blobs.putStream(REQUEST_PREFIXES.upload, through(source, hashing), maxBytes);
   } catch (error) {
     if (error instanceof BlobTooLargeError) throw tooLarge(ctx, error.maxBytes);
+    // The store failed, not the client: an internal error, logged for the operator.
+    if (error instanceof BlobStorageError) throw error;
     if (error instanceof BodyEncodingError) {
       ctx.set('Connection', 'close');
       throw error;

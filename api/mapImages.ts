@@ -5,13 +5,15 @@
 // The renderer (activities/renderMapImage.ts) replaces the image under the same URL when a map is refreshed, so the
 // answer is revalidated every time (`no-cache`) with an ETag that names the stored file: a 304
 // costs one small query. Until a map's first image exists a placeholder is served, so embeds
-// and map lists never show a broken image.
+// and map lists never show a broken image. With BLOB_SERVE=redirect, a stored image is a 302 to the storage
+// (api/blobAnswer.ts).
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Db } from '../db/connection.js';
 import { visibleToAnyone } from '../lib/access.js';
 import type { BlobStore } from '../lib/blobs/blobStore.js';
 import { sharp } from '../lib/media/sharp.js';
+import { answerBlob } from './blobAnswer.js';
 import { answerFile, notFound } from './fileAnswer.js';
 import { lookUpMapAddress, redirectToMoved } from './mapAddress.js';
 import { viewerIdOf } from './viewerId.js';
@@ -46,7 +48,7 @@ function serve(db: Db, blobs: BlobStore, name: ImageName) {
     const file = found.files?.[name];
     if (file && (await blobs.exists(file.key))) {
       const etag = `"${file.key.replace(/[^A-Za-z0-9._-]/g, '_')}"`;
-      return answerFile(ctx, { ...answer, etag, size: file.size, open: () => blobs.readStream(file.key) });
+      return answerBlob(ctx, blobs, { ...answer, key: file.key, etag, size: file.size });
     }
     const png = await placeholder(name);
     answerFile(ctx, { ...answer, etag: `"placeholder-${name}"`, size: png.length, open: () => png });

@@ -5,7 +5,8 @@
 // an ETag; `public` when a public or unlisted map uses the media, `private` otherwise. Who may
 // fetch: the uploader and everyone who may see a map that uses the media (API clients send
 // their key, browsers their session); everyone else gets 404, the same answer as
-// for an id that does not exist.
+// for an id that does not exist. With BLOB_SERVE=redirect, a GET of someone who may see the file is a 302 to
+// the storage (api/blobAnswer.ts).
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Db } from '../db/connection.js';
@@ -13,7 +14,8 @@ import { findServableMedia } from '../db/media.js';
 import type { BlobStore } from '../lib/blobs/blobStore.js';
 import { pickDerivative } from '../lib/media/derivatives.js';
 import { isMediaId } from '../lib/media/ids.js';
-import { answerFile, notFound } from './fileAnswer.js';
+import { answerBlob } from './blobAnswer.js';
+import { notFound } from './fileAnswer.js';
 import { viewerIdOf } from './viewerId.js';
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
@@ -33,13 +35,13 @@ function serve(db: Db, blobs: BlobStore, kind: 'image' | 'marker') {
     const derivative = pickDerivative(media.derivatives, Number(name[1]));
     if (!derivative || (name[2] !== undefined && EXTENSION[derivative.contentType] !== name[2])) return missing(ctx);
     if (!(await blobs.exists(derivative.key))) return missing(ctx);
-    answerFile(ctx, {
+    await answerBlob(ctx, blobs, {
+      key: derivative.key,
       etag: `"${id}-${derivative.name}-${derivative.size}"`,
       cacheControl: `${media.publicUse ? 'public' : 'private'}, max-age=${YEAR_SECONDS}, immutable`,
       perCaller: !media.publicUse,
       contentType: derivative.contentType,
       size: derivative.size,
-      open: () => blobs.readStream(derivative.key),
     });
   };
 }

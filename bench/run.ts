@@ -1,8 +1,9 @@
 // `npm run bench`: every benchmark, each running its reference beside our code in the same run.
 // Results are printed and written to bench/out/results.json. `npm run bench -- imports` (or
-// `latency`, `images`, `render`, `editor`, `versions`, `xlsx`) runs one of them.
+// `latency`, `images`, `render`, `editor`, `versions`, `xlsx`, `blobs`) runs one of them.
 import fs from 'node:fs';
 import { benchApiLatency } from './apiLatency.js';
+import { benchBlobStores } from './blobStores.js';
 import { benchEditor } from './editor.js';
 import { benchImageUpload } from './imageUpload.js';
 import { benchImports } from './imports.js';
@@ -62,6 +63,11 @@ if (!only || only === 'xlsx') {
   console.log('The XLSX download of 50,000 points against the CSV download and other uses of exceljs (median of 3 each) …');
   results.xlsxDownload = benchXlsxDownload();
   console.table(results.xlsxDownload);
+}
+if (!only || only === 'blobs') {
+  console.log('A 50 MB upload streamed into the local directory and into S3 (moto), read back (median of 3 each) …');
+  results.blobStores = await benchBlobStores();
+  console.table(results.blobStores);
 }
 fs.mkdirSync('bench/out', { recursive: true });
 fs.writeFileSync('bench/out/results.json', JSON.stringify({ date: new Date().toISOString(), results }, null, 2));

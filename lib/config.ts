@@ -4,6 +4,7 @@ import path from 'node:path';
 import ms from 'ms';
 import { z } from 'zod';
 import type { ProviderKind } from './basemaps.js';
+import { readBlobSettings, type BlobServe, type BlobStoreSettings } from './blobs/blobSettings.js';
 
 const MB = 1024 * 1024;
 
@@ -57,6 +58,16 @@ const envSchema = z.object({
   MAX_UPLOAD_MB: positiveInt.default(15),
   PROCESSING_TIMEOUT_SECONDS: positiveInt.default(120),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  // Blob storage (lib/blobs/blobSettings.ts checks how they go together).
+  BLOB_STORE: z.string().optional(),
+  BLOB_SERVE: z.enum(['stream', 'redirect']).optional(),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_PUBLIC_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_REGION: z.string().regex(/^[a-z0-9-]+$/, 'must be a region name such as eu-west-1').optional(),
+  AWS_REGION: z.string().optional(),
+  AWS_ACCESS_KEY_ID: z.string().trim().min(1).optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().trim().min(1).optional(),
+  AWS_SESSION_TOKEN: z.string().trim().min(1).optional(),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -121,6 +132,10 @@ export interface Config {
   /** null: no limit (enterprise). */
   processingTimeoutMs: number | null;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Where uploads, parsed documents, images, markers and static images are kept (BLOB_STORE). */
+  blobStore: BlobStoreSettings;
+  /** How stored files reach clients (BLOB_SERVE). */
+  blobServe: BlobServe;
 }
 
 export type WorkerQueue = 'maps' | 'media' | 'render';
@@ -141,6 +156,8 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const e = parsed.data;
   const enterprise = e.DEPLOYMENT === 'enterprise';
+  const blobs = readBlobSettings(e, path.resolve(e.DATA_DIR));
+  if (blobs.problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${blobs.problems.join('\n  ')}`);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -177,5 +194,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxUploadBytes: enterprise ? null : e.MAX_UPLOAD_MB * MB,
     processingTimeoutMs: enterprise ? null : e.PROCESSING_TIMEOUT_SECONDS * 1000,
     logLevel: e.LOG_LEVEL,
+    blobStore: blobs.store,
+    blobServe: blobs.serve,
   };
 }

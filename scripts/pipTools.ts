@@ -9,20 +9,22 @@ import { fileURLToPath } from 'node:url';
 export const TOOLS_DIR = path.join(fileURLToPath(new URL('..', import.meta.url)), '.tools');
 
 /**
- * The folder `requirement` (such as "schemathesis==4.32.5") is installed in, installing it
- * there first when it is not (or another version is). Returns the folder (for PYTHONPATH).
+ * The folder `requirement` (such as "schemathesis==4.32.5", or several installed together) is
+ * installed in, installing it there first when it is not (or another version is). Returns the
+ * folder (for PYTHONPATH).
  */
-export function ensurePipPackage(folder: string, requirement: string, log: (line: string) => void = console.log): string {
+export function ensurePipPackage(folder: string, requirement: string | string[], log: (line: string) => void = console.log): string {
+  const requirements = [requirement].flat();
   const dir = path.join(TOOLS_DIR, folder);
   const stamp = path.join(dir, '.installed');
-  if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === requirement) return dir;
-  log(`Installing ${requirement} from PyPI into ${dir} …`);
+  if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === requirements.join(' ')) return dir;
+  log(`Installing ${requirements.join(' ')} from PyPI into ${dir} …`);
   fs.rmSync(dir, { recursive: true, force: true });
   execFileSync(
     'python3',
-    ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location', '--target', dir, requirement],
+    ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location', '--target', dir, ...requirements],
     { stdio: ['ignore', 'inherit', 'inherit'] },
   );
-  fs.writeFileSync(stamp, requirement);
+  fs.writeFileSync(stamp, requirements.join(' '));
   return dir;
 }

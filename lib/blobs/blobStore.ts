@@ -20,6 +20,17 @@ export class BlobTooLargeError extends Error {
   }
 }
 
+/**
+ * The storage failed while a blob was written (a bucket that refuses, a server that cannot be
+ * reached), not the bytes given to it: the operator's problem, never the client's.
+ */
+export class BlobStorageError extends Error {
+  override name = 'BlobStorageError';
+  constructor(message: string, options: { cause: unknown }) {
+    super(message, options);
+  }
+}
+
 export interface BlobStore {
   /**
    * Streams `source` into a new blob under `prefix`. With maxBytes, the first byte past the
@@ -30,7 +41,10 @@ export interface BlobStore {
   read(key: string): Promise<Buffer>;
   /** Streams the blob's bytes, or the bytes from start to end (inclusive) only. */
   readStream(key: string, range?: { start: number; end: number }): Readable;
-  /** A file on this machine with the blob's bytes, for code that reads files (parser threads). */
+  /**
+   * A file on this machine with the blob's bytes, for code that reads files (parser threads).
+   * Hand it to `discardFile` when done: a store whose blobs live elsewhere made it a copy.
+   */
   localFile(key: string): Promise<string>;
   /**
    * A new, empty file on this machine for a blob that is written by other code (a parser
@@ -38,6 +52,7 @@ export interface BlobStore {
    */
   scratchFile(): Promise<string>;
   adoptFile(prefix: string, file: string): Promise<StoredBlob>;
+  /** Removes a scratch file or a copy made by `localFile`; any other file is left alone. */
   discardFile(file: string): Promise<void>;
   /** Deleting a missing blob is not an error (deletes are retried by activities). */
   delete(key: string): Promise<void>;
@@ -47,4 +62,9 @@ export interface BlobStore {
    */
   removeOlderThan(prefix: string, cutoff: number): Promise<number>;
   exists(key: string): Promise<boolean>;
+  /**
+   * A short-lived URL that clients may fetch the blob from themselves, when the store is set to
+   * hand them out (BLOB_SERVE=redirect); absent or undefined: the service streams the bytes.
+   */
+  directUrl?(key: string, answer: { contentType: string; cacheControl: string }): Promise<string | undefined>;
 }

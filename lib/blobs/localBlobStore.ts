@@ -6,10 +6,9 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { checkedKey, checkedPrefix, newKey } from './blobKeys.js';
 import { BlobTooLargeError, type BlobStore, type StoredBlob } from './blobStore.js';
 
-const KEY_PATTERN = /^[a-z0-9-]+\/[0-9a-f-]{36}$/;
-const PREFIX_PATTERN = /^[a-z0-9-]+$/;
 /** What a blob's directory may hold: blobs, and blobs being written (see putStream, putBuffer). */
 const ENTRY_PATTERN = /^[0-9a-f-]{36}(\.partial)?$/;
 
@@ -22,13 +21,11 @@ export class LocalBlobStore implements BlobStore {
   constructor(private readonly root: string) {}
 
   private pathOf(key: string): string {
-    // Keys are made by this class; refusing anything else keeps a key from naming another path.
-    if (!KEY_PATTERN.test(key)) throw new Error(`not a blob key: ${key.slice(0, 80)}`);
-    return path.join(this.root, key);
+    return path.join(this.root, checkedKey(key));
   }
 
   private async newKey(prefix: string): Promise<{ key: string; file: string; temp: string }> {
-    const key = `${prefix}/${randomUUID()}`;
+    const key = newKey(prefix);
     const file = this.pathOf(key);
     await fsp.mkdir(path.dirname(file), { recursive: true });
     return { key, file, temp: `${file}.partial` };
@@ -61,7 +58,7 @@ export class LocalBlobStore implements BlobStore {
     return { key, size: bytes.byteLength };
   }
 
-  read(key: string): Promise<Buffer> {
+  async read(key: string): Promise<Buffer> {
     return fsp.readFile(this.pathOf(key));
   }
 
@@ -70,7 +67,9 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async localFile(key: string): Promise<string> {
-    return this.pathOf(key);
+    const file = this.pathOf(key);
+    await fsp.access(file); // a missing blob fails here, as it does in every store
+    return file;
   }
 
   async scratchFile(): Promise<string> {
@@ -104,8 +103,7 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async removeOlderThan(prefix: string, cutoff: number): Promise<number> {
-    if (!PREFIX_PATTERN.test(prefix)) throw new Error(`not a blob prefix: ${prefix.slice(0, 80)}`);
-    const dir = path.join(this.root, prefix);
+    const dir = path.join(this.root, checkedPrefix(prefix));
     const names = await fsp.readdir(dir).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return [] as string[];
       throw error;

@@ -17,6 +17,7 @@ import type { FaultHooks } from '../../activities/deps.js';
 import { openDb, type Db } from '../../db/connection.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { createApiKey, createUser, verifyEmail } from '../../lib/accounts.js';
+import type { BlobStore } from '../../lib/blobs/blobStore.js';
 import { LocalBlobStore } from '../../lib/blobs/localBlobStore.js';
 import { loadConfig, type Config } from '../../lib/config.js';
 import { freePort } from '../../scripts/freePort.js';
@@ -39,7 +40,9 @@ export interface TestService {
   url: string;
   config: Config;
   db: Db;
+  /** The local store's directory (unused when `blobs` was given). */
   blobDir: string;
+  blobs: BlobStore;
   /** Errors the API logged as internal (a test can assert there were none). */
   internalErrors: unknown[];
   /** POST to /api/1/<op> with a JSON body. */
@@ -65,6 +68,8 @@ export interface TestServiceOptions {
   largeReads?: Turns;
   /** How commercial basemap tiles are fetched (tests point the URL at a local tile server). */
   tiles?: Partial<TileSettings>;
+  /** The blob store of the API and the worker (default: a local directory under the test's data directory). */
+  blobs?: BlobStore;
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -89,7 +94,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     await db.raw(`select setval('maps_id_seq', ${1 + Math.floor(Math.random() * 1_000_000) * 1000})`);
   }
   const blobDir = path.join(dataDir, 'blobs');
-  const blobs = new LocalBlobStore(blobDir);
+  const blobs = options.blobs ?? new LocalBlobStore(blobDir);
   let worker: RunningWorker | undefined;
   let workerDone: Promise<void> | undefined;
   let connection: NativeConnection | undefined;
@@ -136,6 +141,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     config,
     db,
     blobDir,
+    blobs,
     internalErrors,
     async call(op, key, body) {
       const response = await fetch(`${url}/api/1/${op}`, {
