@@ -6,25 +6,26 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 
-function compose(args: string[]): { status: number | null; stdout: string; stderr: string } | undefined {
-  for (const [command, prefix] of [
-    ['docker', ['compose']],
-    ['docker-compose', []],
-  ] as const) {
-    const run = spawnSync(command, [...prefix, ...args], { encoding: 'utf8', env: { ...process.env, COMPOSE_PROJECT_NAME: 'config-check' } });
-    if (run.error || (prefix.length > 0 && /unknown command|is not a docker command/.test(run.stderr))) continue;
-    return { status: run.status, stdout: run.stdout, stderr: run.stderr };
-  }
-  return undefined;
+/** The Compose command here: Docker's plugin if it answers, else docker-compose. */
+function composeCommand(): string[] | undefined {
+  const plugin = spawnSync('docker', ['compose', 'version'], { encoding: 'utf8' });
+  if (!plugin.error && plugin.status === 0) return ['docker', 'compose'];
+  const standalone = spawnSync('docker-compose', ['version'], { encoding: 'utf8' });
+  return !standalone.error && standalone.status === 0 ? ['docker-compose'] : undefined;
+}
+
+function compose(command: string[], args: string[]) {
+  return spawnSync(command[0]!, [...command.slice(1), '-f', 'docker-compose.yml', ...args], { encoding: 'utf8', env: { ...process.env, COMPOSE_PROJECT_NAME: 'config-check' } });
 }
 
 describe('docker-compose.yml', () => {
   it('is valid Compose with the API, a worker per task queue, PostgreSQL, Temporal and S3 storage', () => {
-    const valid = compose(['-f', 'docker-compose.yml', 'config', '-q']);
-    if (!valid) throw new Error('Neither `docker compose` nor `docker-compose` is installed (.ci/run installs Debian\'s docker-compose)');
+    const command = composeCommand();
+    if (!command) throw new Error("Neither `docker compose` nor `docker-compose` is installed (.ci/run installs Debian's docker-compose)");
+    const valid = compose(command, ['config', '-q']);
     expect(valid.stderr.replace(/^.*(warn|WARN).*$/gm, '').trim()).toBe('');
     expect(valid.status).toBe(0);
-    const services = compose(['-f', 'docker-compose.yml', 'config', '--services'])!.stdout.split('\n').filter(Boolean).sort();
+    const services = compose(command, ['config', '--services']).stdout.split('\n').filter(Boolean).sort();
     expect(services).toEqual(['api', 'media-worker', 'postgres', 'render-worker', 's3', 'temporal', 'temporal-ui', 'worker']);
   });
 });
