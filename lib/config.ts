@@ -57,6 +57,11 @@ const envSchema = z.object({
   MAX_UPLOAD_MB: positiveInt.default(15),
   PROCESSING_TIMEOUT_SECONDS: positiveInt.default(120),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  METRICS_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
+  WORKER_METRICS_ADDRESS: z
+    .string()
+    .regex(/^[\w.:[\]-]+:\d+$/, 'must be host:port, for example 127.0.0.1:9464')
+    .optional(),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -121,6 +126,10 @@ export interface Config {
   /** null: no limit (enterprise). */
   processingTimeoutMs: number | null;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** GET /metrics with `Authorization: Bearer <token>` from anywhere; unset: from loopback only (api/metricsEndpoint.ts). */
+  metricsToken: string | undefined;
+  /** host:port where a worker process serves the Temporal SDK's metrics; unset: off (workers/runtime.ts). */
+  workerMetricsAddress: string | undefined;
 }
 
 export type WorkerQueue = 'maps' | 'media' | 'render';
@@ -177,5 +186,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxUploadBytes: enterprise ? null : e.MAX_UPLOAD_MB * MB,
     processingTimeoutMs: enterprise ? null : e.PROCESSING_TIMEOUT_SECONDS * 1000,
     logLevel: e.LOG_LEVEL,
+    metricsToken: e.METRICS_TOKEN,
+    workerMetricsAddress: e.WORKER_METRICS_ADDRESS,
   };
 }
