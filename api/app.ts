@@ -24,6 +24,7 @@ import { mountWeb, notFoundPage } from './web/index.js';
 import { mountMediaFiles } from './mediaFiles.js';
 import { mountMetrics } from './metricsEndpoint.js';
 import { mountProbes } from './probes.js';
+import { requestContextOf } from './requestContext.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { OPERATIONS } from './operations.js';
 import { CLIENT_STALLED } from './routes/map/get.js';
@@ -66,7 +67,7 @@ export function createApp(given: Omit<ApiDeps, 'largeReads'> & Partial<Pick<ApiD
   // Failures after an answer has started (a streamed map/get); everything before is apiErrors' job.
   app.on('error', (error: NodeJS.ErrnoException, ctx?: Koa.Context) => {
     if (CLIENT_GONE.has(error?.code ?? '')) return;
-    log.error(`${ctx?.method ?? ''} ${ctx ? operationOf(ctx) : ''} failed while answering`, error);
+    log.error(`${ctx?.method ?? ''} ${ctx ? operationOf(ctx) : ''} failed while answering`, error, requestContextOf(ctx)?.requestId);
   });
   app.use(accessLog());
   app.use(async (ctx, next) => {

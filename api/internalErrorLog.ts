@@ -1,8 +1,7 @@
 // Internal errors (a bug, an outage: what a client only sees as internal_error) as one JSON log
 // line at error level, with the request's id and the error's kind, message and stack.
 import { errorFields, log } from '../lib/observability/logger.js';
-import { currentRequest } from './requestContext.js';
 
-export function logInternalError(message: string, error: unknown): void {
-  log.error({ request_id: currentRequest()?.requestId, err: errorFields(error) }, message);
+export function logInternalError(message: string, error: unknown, requestId?: string): void {
+  log.error({ request_id: requestId, err: errorFields(error) }, message);
 }

@@ -16,7 +16,7 @@ import { AppError, isErrorCode } from '../lib/errors.js';
 import { MAP_SAVED_SIGNAL, mapImageWorkflowId, REFRESH_IMAGE_UPDATE, WORKFLOW_TYPES, type MapImageInput, type RefreshImageAnswer } from '../lib/jobContracts.js';
 import { secondsSince, workflowWait, workflows } from '../lib/observability/metrics.js';
 import { REQUEST_ID_MEMO } from '../lib/observability/requestId.js';
-import { currentRequest } from './requestContext.js';
+import type { RequestContext } from './requestContext.js';
 
 export interface JobGatewayOptions {
   address: string;
@@ -52,6 +52,8 @@ export interface RunOptions {
    * try's job, and not when the job was ended before any worker ran it.
    */
   file?: { key: string; onAdopted(adopted: boolean): void };
+  /** The HTTP request that runs the job: its id goes into the workflow's memo, the workflow's id into its access log line. */
+  requestContext?: RequestContext;
 }
 
 class NoWorker extends Error {}
@@ -104,7 +106,7 @@ export class JobGateway {
   async run<R>(workflowType: string, input: object, options: RunOptions): Promise<R> {
     const client = await this.client();
     // The request's id in the memo, where the Temporal Web UI shows it; its workflow's id in its access log line.
-    const request = currentRequest();
+    const request = options.requestContext;
     if (request) request.workflowId = options.workflowId;
     let handle: WorkflowHandle;
     try {
@@ -228,9 +230,8 @@ export class JobGateway {
    * update-with-start, the signal-with-start that answers) and waits for its answer: the render
    * done, or when the image will be refreshed (during the cool-down).
    */
-  async refreshImage(input: MapImageInput, waitMs: number, signal?: AbortSignal): Promise<RefreshImageAnswer> {
+  async refreshImage(input: MapImageInput, waitMs: number, signal?: AbortSignal, request?: RequestContext): Promise<RefreshImageAnswer> {
     const client = await this.client();
-    const request = currentRequest();
     if (request) request.workflowId = mapImageWorkflowId(input.mapId);
     const start = process.hrtime.bigint();
     const outcome = (name: 'completed' | 'failed', code = '') => {

@@ -1,6 +1,6 @@
 // The first middleware of the app: gives each request its id (the client's X-Request-Id when it
-// is sane, else a new UUID; answered in X-Request-Id), runs the rest of the handling inside its
-// RequestContext, and when the answer is done (its last byte sent, or the client gone) writes
+// is sane, else a new UUID; answered in X-Request-Id), keeps its RequestContext on the Koa
+// context, and when the answer is done (its last byte sent, or the client gone) writes
 // one access log line and counts the request in the HTTP metrics.
 //
 // The line: request_id, method, operation (the API operation, `map/upload`, or the route
@@ -14,7 +14,7 @@ import type { Context, Middleware } from 'koa';
 import { log } from '../../lib/observability/logger.js';
 import { httpDuration, httpRequests, secondsSince } from '../../lib/observability/metrics.js';
 import { SANE_REQUEST_ID } from '../../lib/observability/requestId.js';
-import { runInRequest, type RequestContext } from '../requestContext.js';
+import { attachRequestContext, type RequestContext } from '../requestContext.js';
 
 const API_PREFIX = '/api/1/';
 const QUIET = new Set(['/healthz', '/readyz', '/metrics']);
@@ -90,6 +90,7 @@ export function accessLog(): Middleware {
     const given = ctx.get('x-request-id');
     const context: RequestContext = { requestId: SANE_REQUEST_ID.test(given) ? given : randomUUID() };
     ctx.set('X-Request-Id', context.requestId);
+    attachRequestContext(ctx, context);
     // 'close' comes once per answer: after its last byte, or when the connection went first.
     ctx.res.once('close', () => {
       try {
@@ -98,6 +99,6 @@ export function accessLog(): Middleware {
         log.error({ err: error, request_id: context.requestId }, 'access log failed');
       }
     });
-    await runInRequest(context, next);
+    await next();
   };
 }
