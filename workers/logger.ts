@@ -3,7 +3,9 @@
 // (lib/observability/logger.ts) as JSON, at pino's level (LOG_LEVEL), with the SDK's
 // attributes in snake_case (workflow_id, workflow_type, activity_type, attempt, task_queue …;
 // request_id, user_id and map_id from our interceptors). The activity's task token is left out:
-// it is a capability (it can complete the activity), not information.
+// it is a capability (it can complete the activity), not information. The SDK's own info lines
+// are written at debug level (as the DefaultLogger at WARN used to hide them): at LOG_LEVEL=info
+// a worker logs what workflows and activities log, and the SDK's warnings and errors.
 //
 // A workflow failing on bad input (the client is told why; nothing is wrong with the service) is
 // not a warning with a stack trace for every refused file: it is written at debug level, without
@@ -44,8 +46,13 @@ function fieldsOf(meta: LogMetadata | undefined, withStack: boolean): Record<str
   return fields;
 }
 
+/** Lines of our own code (a workflow's or an activity's `log`); the SDK's own are the other components. */
+const OUR_CODE = new Set(['workflow', 'activity']);
+
 function write(level: LogLevel, message: string, meta?: LogMetadata): void {
   let pinoLevel = LEVELS[level] ?? 'info';
+  // The SDK's own info lines (a workflow bundle built, with webpack's report; worker state changes) are debug here.
+  if (pinoLevel === 'info' && !OUR_CODE.has(String(meta?.sdkComponent))) pinoLevel = 'debug';
   const refusedInput = message === 'Workflow failed' && badInput(meta?.error);
   if (refusedInput) pinoLevel = 'debug';
   if (!log.isLevelEnabled(pinoLevel)) return;

@@ -8,12 +8,12 @@ import { processingTimeout } from '../../workflows/processingLimit.js';
 afterEach(() => setLogLevel('info'));
 
 /** The JSON lines the logger writes for one entry, at the given service log level. */
-function written(level: 'warn' | 'debug', message: string, meta: Record<string, unknown>): Record<string, unknown>[] {
+function written(level: 'info' | 'warn' | 'debug', message: string, meta: Record<string, unknown>, as: 'info' | 'warn' = 'warn'): Record<string, unknown>[] {
   const lines: string[] = [];
   setLogLevel(level);
   const restore = divertLogs((line) => lines.push(line));
   try {
-    temporalLogger().warn(message, meta);
+    temporalLogger()[as](message, meta);
   } finally {
     restore();
   }
@@ -37,6 +37,12 @@ describe('the worker logger', () => {
     const [line] = written('debug', 'Workflow failed', { error: asLogged(badInput('the file is empty', 'invalid_file')) });
     expect(line).toMatchObject({ level: 'debug', msg: 'Workflow failed', err: { message: 'the file is empty' } });
     expect(line!.err).not.toHaveProperty('stack');
+  });
+
+  it('keeps the info lines of workflows and activities at info, and the SDK’s own at debug', () => {
+    expect(written('info', 'Activity finished', { sdkComponent: 'activity' }, 'info')[0]).toMatchObject({ level: 'info', msg: 'Activity finished' });
+    expect(written('info', 'Worker state changed', { sdkComponent: 'worker' }, 'info')).toEqual([]);
+    expect(written('debug', 'Worker state changed', { sdkComponent: 'worker' }, 'info')[0]).toMatchObject({ level: 'debug' });
   });
 
   it('names the SDK attributes in snake_case, keeps the time the line was made, and leaves the task token out', () => {
