@@ -55,9 +55,12 @@ function sample(text: string, name: string, labels: Record<string, string>): num
   return undefined;
 }
 
-/** Every label value in Prometheus text, but the histograms' bucket bounds (`le`). */
+/** Every label value of the service's own metrics (`mps_…`), but the histograms' bucket bounds (`le`). */
 const labelValues = (text: string): string[] =>
-  [...text.matchAll(/([a-z_]+)="([^"]*)"/g)].filter(([, label]) => label !== 'le').map(([, , value]) => value!);
+  text
+    .split('\n')
+    .filter((line) => line.startsWith('mps_'))
+    .flatMap((line) => [...line.matchAll(/([a-z_]+)="([^"]*)"/g)].filter(([, label]) => label !== 'le').map(([, , value]) => value!));
 
 describe('the access log', () => {
   it('writes one JSON line per API call with the request id, operation, status, user and duration, and answers the id', async () => {
