@@ -1,14 +1,18 @@
 // Builds the Koa application: /api/1/ operations (always HTTP 200, JSON, errors as
 // {"error", "error_code"}), the stored images and markers (/images/…, /markers/…), maps' static
 // images ({map url}/static.png, /thumbnail.png), the built-in basemaps for the browser
-// (/basemaps/…: styles, vector tiles, the labels' font), /healthz,
-// /openapi.json and the loopback-only operator endpoint.
+// (/basemaps/…: styles, vector tiles, the labels' font), /healthz and /readyz, /metrics,
+// /openapi.json and the loopback-only operator endpoint. Every request gets an id and one
+// access log line (middleware/accessLog.ts).
 import Router from '@koa/router';
 import Koa from 'koa';
-import { pingDb, usesPg } from '../db/connection.js';
+import { usesPg } from '../db/connection.js';
 import { AppError } from '../lib/errors.js';
+import { timedBlobStore } from '../lib/observability/timedBlobStore.js';
 import type { ApiDeps } from './context.js';
 import { Turns } from './turns.js';
+import { logInternalError } from './internalErrorLog.js';
+import { accessLog, operationOf } from './middleware/accessLog.js';
 import { authenticate } from './middleware/auth.js';
 import { drainOnError } from './middleware/drainOnError.js';
 import { apiErrors, type Logger } from './middleware/errors.js';
@@ -18,6 +22,9 @@ import { mountBasemapFiles } from './basemapFiles.js';
 import { mountMapImages } from './mapImages.js';
 import { mountWeb, notFoundPage } from './web/index.js';
 import { mountMediaFiles } from './mediaFiles.js';
+import { mountMetrics } from './metricsEndpoint.js';
+import { mountProbes } from './probes.js';
+import { requestContextOf } from './requestContext.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { OPERATIONS } from './operations.js';
 import { CLIENT_STALLED } from './routes/map/get.js';
@@ -29,9 +36,7 @@ export interface AppOptions {
   extraRoutes?: (router: Router) => void;
 }
 
-const consoleLogger: Logger = {
-  error: (message, error) => console.error(message, error),
-};
+const serviceLogger: Logger = { error: logInternalError };
 
 /** Errors of a client that went away while its answer was being sent: nothing to report. */
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED', CLIENT_STALLED]);
@@ -50,15 +55,21 @@ const LARGE_READS_BUSY = 'Many large maps are being read right now; please try a
 const LARGE_BODIES_BUSY = 'Many large requests are being read right now; please try again in a few seconds.';
 
 export function createApp(given: Omit<ApiDeps, 'largeReads'> & Partial<Pick<ApiDeps, 'largeReads'>>, options: AppOptions = {}): Koa {
-  const deps: ApiDeps = { ...given, largeReads: given.largeReads ?? new Turns(largeReadSlots(given.db), LARGE_WAIT_MS, LARGE_READS_BUSY) };
+  const deps: ApiDeps = {
+    ...given,
+    // Blob store operations timed into the metrics (lib/observability/timedBlobStore.ts).
+    blobs: timedBlobStore(given.blobs),
+    largeReads: given.largeReads ?? new Turns(largeReadSlots(given.db), LARGE_WAIT_MS, LARGE_READS_BUSY),
+  };
   const app = new Koa();
   app.proxy = true;
-  const log = options.log ?? consoleLogger;
+  const log = options.log ?? serviceLogger;
   // Failures after an answer has started (a streamed map/get); everything before is apiErrors' job.
   app.on('error', (error: NodeJS.ErrnoException, ctx?: Koa.Context) => {
     if (CLIENT_GONE.has(error?.code ?? '')) return;
-    log.error(`${ctx?.method ?? ''} ${ctx?.path ?? ''} failed while answering`, error);
+    log.error(`${ctx?.method ?? ''} ${ctx ? operationOf(ctx) : ''} failed while answering`, error, requestContextOf(ctx)?.requestId);
   });
+  app.use(accessLog());
   app.use(async (ctx, next) => {
     ctx.set(COMMON_HEADERS);
     await next();
@@ -91,13 +102,8 @@ export function createApp(given: Omit<ApiDeps, 'largeReads'> & Partial<Pick<ApiD
     throw new AppError('unknown_endpoint', `There is no API operation at ${ctx.path}.`);
   });
 
-  router.get('/healthz', async (ctx) => {
-    const [database, temporal] = await Promise.all([pingDb(deps.db), deps.jobs.ping()]);
-    const ok = database && temporal;
-    ctx.set('Cache-Control', 'no-store');
-    ctx.status = ok ? 200 : 503;
-    ctx.body = { status: ok ? 'ok' : 'unavailable', database: database ? 'ok' : 'down', temporal: temporal ? 'ok' : 'down' };
-  });
+  mountProbes(router, deps);
+  mountMetrics(router, deps.config);
   let openApi: object | undefined;
   router.get('/openapi.json', (ctx) => {
     ctx.body = openApi ??= buildOpenApiDocument(deps.config.publicUrl);

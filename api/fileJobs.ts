@@ -7,6 +7,7 @@ import type { Config } from '../lib/config.js';
 import { AppError } from '../lib/errors.js';
 import { callerOf, type ApiDeps } from './context.js';
 import type { ReceivedFile } from './fileBody.js';
+import { requestContextOf } from './requestContext.js';
 
 const KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,200}$/;
 
@@ -76,6 +77,7 @@ export async function runFileJob<R>(ctx: Context, { config, blobs, jobs }: Pick<
       signal: clientGone(ctx),
       request: job.keyed ? fingerprint(job.operation, job.args, job.file) : undefined,
       file: job.file ? { key: job.file.key, onAdopted: (byJob) => (adopted = byJob) } : undefined,
+      requestContext: requestContextOf(ctx),
     });
   } finally {
     if (job.file && !adopted) await blobs.delete(job.file.key);

@@ -14,6 +14,9 @@ import {
 import { ApplicationFailure, TimeoutFailure } from '@temporalio/common';
 import { AppError, isErrorCode } from '../lib/errors.js';
 import { MAP_SAVED_SIGNAL, mapImageWorkflowId, REFRESH_IMAGE_UPDATE, WORKFLOW_TYPES, type MapImageInput, type RefreshImageAnswer } from '../lib/jobContracts.js';
+import { secondsSince, workflowWait, workflows } from '../lib/observability/metrics.js';
+import { REQUEST_ID_MEMO } from '../lib/observability/requestId.js';
+import type { RequestContext } from './requestContext.js';
 
 export interface JobGatewayOptions {
   address: string;
@@ -49,6 +52,8 @@ export interface RunOptions {
    * try's job, and not when the job was ended before any worker ran it.
    */
   file?: { key: string; onAdopted(adopted: boolean): void };
+  /** The HTTP request that runs the job: its id goes into the workflow's memo, the workflow's id into its access log line. */
+  requestContext?: RequestContext;
 }
 
 class NoWorker extends Error {}
@@ -85,11 +90,11 @@ export class JobGateway {
     }
   }
 
-  /** True when the Temporal server answers. */
-  async ping(): Promise<boolean> {
+  /** True when the Temporal server answers (within `timeoutMs` of the call, once connected). */
+  async ping(timeoutMs = 3_000): Promise<boolean> {
     try {
       const client = await this.connect();
-      await client.withDeadline(Date.now() + 3_000, () =>
+      await client.withDeadline(Date.now() + timeoutMs, () =>
         client.workflowService.describeNamespace({ namespace: this.options.namespace }),
       );
       return true;
@@ -100,6 +105,9 @@ export class JobGateway {
 
   async run<R>(workflowType: string, input: object, options: RunOptions): Promise<R> {
     const client = await this.client();
+    // The request's id in the memo, where the Temporal Web UI shows it; its workflow's id in its access log line.
+    const request = options.requestContext;
+    if (request) request.workflowId = options.workflowId;
     let handle: WorkflowHandle;
     try {
       handle = await client.withDeadline(Date.now() + (this.options.connectTimeoutMs ?? 5_000) * 2, () =>
@@ -112,7 +120,11 @@ export class JobGateway {
           workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
           workflowIdConflictPolicy: 'USE_EXISTING',
           requestEagerStart: this.options.sharedConnection !== undefined,
-          memo: { ...(options.request !== undefined ? { request: options.request } : {}), ...(options.file ? { file: options.file.key } : {}) },
+          memo: {
+            ...(options.request !== undefined ? { request: options.request } : {}),
+            ...(options.file ? { file: options.file.key } : {}),
+            ...(request ? { [REQUEST_ID_MEMO]: request.requestId } : {}),
+          },
           // A backstop only: the workflow ends itself by its processing limit and then removes its
           // files, which a workflow cut off by this timeout could not do.
           ...(options.waitMs !== null ? { workflowExecutionTimeout: options.waitMs + 5 * 60_000 } : {}),
@@ -125,9 +137,21 @@ export class JobGateway {
         throw new AppError('service_unavailable', UNAVAILABLE);
       }
     }
+    workflows.inc({ workflow_type: workflowType, outcome: 'started', error_code: '' });
     if (options.request === undefined) options.file?.onAdopted(true); // a fresh id: the job is this request's
     else await this.checkSameRequest(handle, options.request, options.file);
-    return this.await<R>(client, handle, options);
+    const start = process.hrtime.bigint();
+    try {
+      const result = await this.await<R>(client, handle, options);
+      workflows.inc({ workflow_type: workflowType, outcome: 'completed', error_code: '' });
+      workflowWait.observe({ workflow_type: workflowType, outcome: 'completed' }, secondsSince(start));
+      return result;
+    } catch (error) {
+      const code = error instanceof AppError ? error.code : 'internal_error';
+      workflows.inc({ workflow_type: workflowType, outcome: 'failed', error_code: code });
+      workflowWait.observe({ workflow_type: workflowType, outcome: 'failed' }, secondsSince(start));
+      throw error;
+    }
   }
 
   /**
@@ -206,8 +230,25 @@ export class JobGateway {
    * update-with-start, the signal-with-start that answers) and waits for its answer: the render
    * done, or when the image will be refreshed (during the cool-down).
    */
-  async refreshImage(input: MapImageInput, waitMs: number, signal?: AbortSignal): Promise<RefreshImageAnswer> {
+  async refreshImage(input: MapImageInput, waitMs: number, signal?: AbortSignal, request?: RequestContext): Promise<RefreshImageAnswer> {
     const client = await this.client();
+    if (request) request.workflowId = mapImageWorkflowId(input.mapId);
+    const start = process.hrtime.bigint();
+    const outcome = (name: 'completed' | 'failed', code = '') => {
+      workflows.inc({ workflow_type: WORKFLOW_TYPES.mapImage, outcome: name, error_code: code });
+      workflowWait.observe({ workflow_type: WORKFLOW_TYPES.mapImage, outcome: name }, secondsSince(start));
+    };
+    try {
+      const answer = await this.requestRender(client, input, waitMs, signal);
+      outcome('completed');
+      return answer;
+    } catch (error) {
+      outcome('failed', error instanceof AppError ? error.code : 'internal_error');
+      throw error;
+    }
+  }
+
+  private async requestRender(client: Client, input: MapImageInput, waitMs: number, signal?: AbortSignal): Promise<RefreshImageAnswer> {
     const startWorkflowOperation = new WithStartWorkflowOperation(WORKFLOW_TYPES.mapImage, {
       workflowId: mapImageWorkflowId(input.mapId),
       taskQueue: this.options.taskQueue,

@@ -5,6 +5,8 @@ import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import pg from 'pg';
+import { log as serviceLog } from '../lib/observability/logger.js';
+import { timeQueries } from './queryTimings.js';
 
 export type Db = Knex;
 
@@ -28,11 +30,18 @@ const log = {
     if (text.includes(ABANDONED_COPY)) return;
     // "Acquire connection error: <stack>" when the pool is exhausted: the first line says it all
     // (the request is answered server_busy).
-    console.warn(text.startsWith('Acquire connection error') ? text.split('\n')[0] : text);
+    serviceLog.warn({ component: 'knex' }, text.startsWith('Acquire connection error') ? text.split('\n')[0]! : text);
   },
 };
 
+/** A pool whose queries are timed (queryTimings.ts). */
 export function openDb(options: DbOptions): Db {
+  const db = openPool(options);
+  timeQueries(db);
+  return db;
+}
+
+function openPool(options: DbOptions): Db {
   if (options.databaseUrl) {
     const db = knexFactory({
       client: 'pg',

@@ -68,6 +68,11 @@ const envSchema = z.object({
   AWS_ACCESS_KEY_ID: z.string().trim().min(1).optional(),
   AWS_SECRET_ACCESS_KEY: z.string().trim().min(1).optional(),
   AWS_SESSION_TOKEN: z.string().trim().min(1).optional(),
+  METRICS_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
+  WORKER_METRICS_ADDRESS: z
+    .string()
+    .regex(/^[\w.:[\]-]+:\d+$/, 'must be host:port, for example 127.0.0.1:9464')
+    .optional(),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -136,6 +141,10 @@ export interface Config {
   blobStore: BlobStoreSettings;
   /** How stored files reach clients (BLOB_SERVE). */
   blobServe: BlobServe;
+  /** GET /metrics with `Authorization: Bearer <token>` from anywhere; unset: from loopback only (api/metricsEndpoint.ts). */
+  metricsToken: string | undefined;
+  /** host:port where a worker process serves the Temporal SDK's metrics; unset: off (workers/runtime.ts). */
+  workerMetricsAddress: string | undefined;
 }
 
 export type WorkerQueue = 'maps' | 'media' | 'render';
@@ -196,5 +205,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: e.LOG_LEVEL,
     blobStore: blobs.store,
     blobServe: blobs.serve,
+    metricsToken: e.METRICS_TOKEN,
+    workerMetricsAddress: e.WORKER_METRICS_ADDRESS,
   };
 }

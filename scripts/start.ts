@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
-import { NativeConnection, Runtime } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import { createApp } from '../api/app.js';
 import { closeArgumentThreads } from '../api/argumentThreads.js';
 import { JobGateway } from '../api/jobs.js';
@@ -14,23 +14,25 @@ import { listen } from '../api/server.js';
 import { openDatabase } from '../db/open.js';
 import { openBlobStore } from '../lib/blobs/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
+import { errorFields, log, setLogLevel } from '../lib/observability/logger.js';
 import { waitFor } from '../lib/waitFor.js';
 import { createWorkers, tilePaintingOf } from '../workers/createWorker.js';
-import { workerLogger } from '../workers/logger.js';
+import { installWorkerRuntime } from '../workers/runtime.js';
 import { ensureSchedules, mediaCleanupRunner } from '../workers/schedules.js';
 import { removeEmbeddedState, writeEmbeddedState } from './embeddedState.js';
 import { startTemporalDevServer, type DevServer } from './temporalDevServer.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  setLogLevel(config.logLevel);
   fs.mkdirSync(config.dataDir, { recursive: true });
   const cleanups: (() => Promise<unknown>)[] = [];
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    console.log('\nStopping …');
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => console.error(error));
+    log.info('Stopping …');
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => log.error({ err: errorFields(error) }, 'A part of the service did not stop cleanly'));
     process.exit(0);
   };
   process.on('SIGINT', stop);
@@ -44,13 +46,13 @@ async function main(): Promise<void> {
     });
     cleanups.push(() => temporal.stop());
     address = temporal.address;
-    console.log(`Temporal dev server at ${address}; Web UI: ${temporal.uiUrl}`);
+    log.info({ temporal_address: address, temporal_ui: temporal.uiUrl }, `Temporal dev server at ${address}; Web UI: ${temporal.uiUrl}`);
   }
 
   const db = await openDatabase(config);
   cleanups.push(() => db.destroy());
   const blobs = openBlobStore(config);
-  Runtime.install({ logger: workerLogger(config.logLevel === 'debug' ? 'INFO' : 'WARN'), shutdownSignals: [] });
+  installWorkerRuntime({ metricsAddress: config.workerMetricsAddress, shutdownSignals: [] });
   const connection = await connectWhenReady(address);
   // The API starts its jobs on the worker's connection: eagerly, with the first workflow task handed straight to the worker.
   const jobs = new JobGateway({ address, namespace: config.temporalNamespace, taskQueue: config.taskQueue, sharedConnection: connection });
@@ -89,8 +91,10 @@ async function main(): Promise<void> {
     writeEmbeddedState(config.dataDir, { url: `http://127.0.0.1:${config.port}`, token, pid: process.pid });
     cleanups.push(async () => removeEmbeddedState(config.dataDir));
   }
-  console.log(`Map publishing service ready at ${config.publicUrl} (API under ${config.publicUrl}/api/1/)`);
-  console.log(`Data directory: ${config.dataDir}. Press Ctrl-C to stop.`);
+  log.info(
+    { url: config.publicUrl, data_dir: config.dataDir },
+    `Map publishing service ready at ${config.publicUrl} (API under ${config.publicUrl}/api/1/; data in ${config.dataDir}). Press Ctrl-C to stop.`,
+  );
 }
 
 /** The worker's connection to the Temporal server, once the server accepts one (it may still be starting). */
@@ -101,6 +105,6 @@ async function connectWhenReady(address: string): Promise<NativeConnection> {
 }
 
 main().catch((error) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  log.fatal(error instanceof ConfigError ? {} : { err: errorFields(error) }, error instanceof ConfigError ? error.message : 'The service stopped on an error');
   process.exit(1);
 });

@@ -6,10 +6,17 @@ import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, createMediaActivities, createRenderActivities, ParserPool, type ActivityDeps } from '../activities/index.js';
 import type { Config, WorkerQueue } from '../lib/config.js';
+import { timedBlobStore } from '../lib/observability/timedBlobStore.js';
 import { TileCache } from '../lib/render/tileCache.js';
 import { tilePainting } from '../lib/render/xyzBackground.js';
+import { activityRequestContext } from './activityRequestContext.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+/** Workflow interceptor modules: bundled with the workflows (a prebuilt bundle must name them in bundleWorkflowCode's workflowInterceptorModules). */
+export const WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('../workflows/requestContext.ts', import.meta.url))];
+
+/** The request id and the activity's user and map on every log line (workflows/requestContext.ts, activityRequestContext.ts). */
+const interceptors: WorkerOptions['interceptors'] = { activity: [activityRequestContext] };
 
 export interface MapsWorkerOptions {
   connection: NativeConnection;
@@ -33,7 +40,9 @@ export async function createMapsWorker(options: MapsWorkerOptions): Promise<Runn
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     activities: createActivities(options.deps, parsers),
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    ...(options.workflowBundle
+      ? { workflowBundle: options.workflowBundle, interceptors }
+      : { workflowsPath: WORKFLOWS_PATH, interceptors: { ...interceptors, workflowModules: WORKFLOW_INTERCEPTOR_MODULES } }),
     // Parsing is CPU-bound; a few at a time keeps heartbeats and other activities responsive.
     maxConcurrentActivityTaskExecutions: 4,
     // Each open poll holds one of those slots: two polls leave two for eager execution, where the
@@ -66,6 +75,7 @@ export async function createMediaWorker(options: MediaWorkerOptions): Promise<Ru
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     activities: createMediaActivities(options.deps),
+    interceptors,
     // Decoding and resizing run on libuv's thread pool (sharp); two at a time keep a 2-core
     // machine's other work responsive, and a 100-megapixel decode's memory bounded.
     maxConcurrentActivityTaskExecutions: 2,
@@ -80,6 +90,7 @@ export async function createRenderWorker(options: MediaWorkerOptions): Promise<R
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     activities: createRenderActivities(options.deps),
+    interceptors,
     // One at a time: images are not urgent, and a map of large features takes tens of MB to draw
     // (a 14 MB MultiPolygon about 100 MB); more render workers scale it out.
     maxConcurrentActivityTaskExecutions: 1,
@@ -98,7 +109,9 @@ export interface WorkersOptions extends Omit<MapsWorkerOptions, 'taskQueue'> {
 }
 
 /** The workers of this process, one per task queue it polls, run and stopped together. */
-export async function createWorkers(options: WorkersOptions): Promise<RunningWorker> {
+export async function createWorkers(given: WorkersOptions): Promise<RunningWorker> {
+  // Blob store operations timed into the metrics (lib/observability/timedBlobStore.ts).
+  const options = { ...given, deps: { ...given.deps, blobs: timedBlobStore(given.deps.blobs) } };
   const workers: RunningWorker[] = [];
   if (options.queues.includes('maps')) workers.push(await createMapsWorker(options));
   if (options.queues.includes('media')) workers.push(await createMediaWorker({ ...options, taskQueue: options.mediaTaskQueue }));

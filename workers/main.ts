@@ -2,12 +2,13 @@
 // (`maps`, `media`, `render`; all three by default). Needs DATABASE_URL and TEMPORAL_ADDRESS, and the same
 // blob storage as the API.
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Runtime } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import { openDatabase } from '../db/open.js';
 import { openBlobStore } from '../lib/blobs/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
+import { errorFields, log, setLogLevel } from '../lib/observability/logger.js';
 import { createWorkers, tilePaintingOf } from './createWorker.js';
-import { workerLogger } from './logger.js';
+import { installWorkerRuntime } from './runtime.js';
 import { ensureSchedules } from './schedules.js';
 
 async function main(): Promise<void> {
@@ -15,7 +16,8 @@ async function main(): Promise<void> {
   if (!config.databaseUrl || !config.temporalAddress) {
     throw new ConfigError('The worker entry point needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs the embedded service).');
   }
-  Runtime.install({ logger: workerLogger(config.logLevel === 'debug' ? 'INFO' : 'WARN') });
+  setLogLevel(config.logLevel);
+  installWorkerRuntime({ metricsAddress: config.workerMetricsAddress });
   const db = await openDatabase(config);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   const worker = await createWorkers({
@@ -32,7 +34,7 @@ async function main(): Promise<void> {
   await clientConnection.close();
   const queueNames = { maps: config.taskQueue, media: config.mediaTaskQueue, render: config.renderTaskQueue };
   const names = config.workerQueues.map((queue) => `"${queueNames[queue]}"`);
-  console.log(`Worker polling task queue${names.length > 1 ? 's' : ''} ${names.join(', ')} on ${config.temporalAddress}`);
+  log.info({ worker_metrics: config.workerMetricsAddress }, `Worker polling task queue${names.length > 1 ? 's' : ''} ${names.join(', ')} on ${config.temporalAddress}`);
   // The SDK stops the worker on SIGINT/SIGTERM; run() resolves once in-flight work is done.
   await worker.run();
   await connection.close();
@@ -40,6 +42,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  log.fatal(error instanceof ConfigError ? {} : { err: errorFields(error) }, error instanceof ConfigError ? error.message : 'The worker stopped on an error');
   process.exit(1);
 });

@@ -5,9 +5,11 @@ import { DataRefused, DatabaseBusy, MediaNotLinkable, translateDbError } from '.
 import { AppError } from '../../lib/errors.js';
 import { mapTooLarge } from '../../lib/geojson/sizeLimits.js';
 import { mediaNotLinkable } from '../../lib/media/errors.js';
+import { requestContextOf } from '../requestContext.js';
 
 export interface Logger {
-  error(message: string, error?: unknown): void;
+  /** `requestId`: the request's X-Request-Id (api/requestContext.ts), for the log line. */
+  error(message: string, error?: unknown, requestId?: string): void;
 }
 
 /** The AppError a failure means to a client (database refusals, body parsing), or undefined for an internal error. */
@@ -44,7 +46,7 @@ export function apiErrors(log: Logger): Middleware {
     } catch (error) {
       let appError = asAppError(error);
       if (!appError) {
-        log.error(`${ctx.method} ${ctx.path} failed`, error);
+        log.error(`${ctx.method} ${ctx.path} failed`, error, requestContextOf(ctx)?.requestId);
         appError = new AppError('internal_error', 'Something went wrong inside the service; please try again.');
       }
       ctx.status = 200;

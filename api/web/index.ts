@@ -12,6 +12,7 @@ import { webAccountRepository } from '../../db/webAccounts.js';
 import type { BlobStore } from '../../lib/blobs/blobStore.js';
 import type { Config } from '../../lib/config.js';
 import { createMailer } from '../../lib/mail.js';
+import { logInternalError } from '../internalErrorLog.js';
 import type { JobGateway } from '../jobs.js';
 import { TileCache } from '../../lib/render/tileCache.js';
 import type { TileSettings } from '../../lib/render/xyzBackground.js';
@@ -69,7 +70,7 @@ export function mountWeb(router: Router, deps: WebDeps): void {
   mountAccountRoutes(pages, accounts, form);
   mountSettingsRoutes(pages, accounts, form);
   mountMapListRoutes(pages, deps, form);
-  const editing = { db: deps.db, config: deps.config, jobs: deps.jobs, log: (message: string, error: unknown) => console.error(message, error) };
+  const editing = { db: deps.db, config: deps.config, jobs: deps.jobs, log: logInternalError };
   mountMapSave(pages, editing);
   mountMapVersions(pages, editing);
   mountMapImport(pages, { ...editing, blobs: deps.blobs });

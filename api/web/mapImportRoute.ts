@@ -13,7 +13,8 @@ import type { Context } from 'koa';
 import type { BlobStore } from '../../lib/blobs/blobStore.js';
 import type { Config } from '../../lib/config.js';
 import { AppError } from '../../lib/errors.js';
-import { WORKFLOW_TYPES, type AppendMapInput, type AppendMapResult } from '../../lib/jobContracts.js';
+import { GUESSED_FORMAT_FILE_TYPES, WORKFLOW_TYPES, type AppendMapInput, type AppendMapResult } from '../../lib/jobContracts.js';
+import { recordImport } from '../../lib/observability/metrics.js';
 import { runFileJob } from '../fileJobs.js';
 import type { JobGateway } from '../jobs.js';
 import { newGroupTitle } from '../routes/map/append.js';
@@ -69,6 +70,7 @@ export function mountMapImport(router: Router, deps: MapImportDeps): void {
       input,
       file: form.file,
     });
+    recordImport(result.format ? GUESSED_FORMAT_FILE_TYPES[result.format] : 'unknown', form.file.size, result.import.features);
     const image = await refreshImageAfterEdit(deps, id);
     ctx.body = { ...mapFileView(config.publicUrl, result.map, result.import), format: result.format ?? null, new_group: newGroup ?? null, image };
   });

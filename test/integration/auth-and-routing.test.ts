@@ -110,10 +110,16 @@ describe('routing and bodies', () => {
     expect(body.error).toContain('"owner"');
   });
 
-  it('answers /healthz with 200 JSON once the database and Temporal are ready', async () => {
-    const response = await fetch(`${service.url}/healthz`);
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok', database: 'ok', temporal: 'ok' });
+  it('answers /healthz (alive) with 200 JSON, and /readyz with 200 once the database, Temporal and the blob store answer', async () => {
+    const health = await fetch(`${service.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${service.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({
+      status: 'ready',
+      checks: { database: { status: 'ok' }, temporal: { status: 'ok' }, blob_store: { status: 'ok' } },
+    });
   });
 
   it('has not logged an internal error', () => {

@@ -39,10 +39,10 @@ describe('faults', () => {
     expect(body.error).toMatch(/job server/);
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(await mapCount(service, key)).toBe(0);
-    // Plain database operations still work, and /healthz says what is down.
-    const health = await fetch(`${service.url}/healthz`);
-    expect(health.status).toBe(503);
-    expect(await health.json()).toMatchObject({ database: 'ok', temporal: 'down' });
+    // Plain database operations still work, and /readyz says what is down.
+    const ready = await fetch(`${service.url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ failed: ['temporal'], checks: { database: { status: 'ok' }, blob_store: { status: 'ok' } } });
   });
 
   it('answers service_unavailable when no worker picks the job up, and the job never runs later', async () => {

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import type { Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import { inject } from 'vitest';
 import { createApp } from '../../api/app.js';
 import { closeArgumentThreads } from '../../api/argumentThreads.js';
@@ -24,10 +24,15 @@ import { freePort } from '../../scripts/freePort.js';
 import { TileCache } from '../../lib/render/tileCache.js';
 import { tilePainting, type TileSettings } from '../../lib/render/xyzBackground.js';
 import { createWorkers, type RunningWorker } from '../../workers/createWorker.js';
+import { installWorkerRuntime } from '../../workers/runtime.js';
+import { setLogLevel } from '../../lib/observability/logger.js';
 import { accountRepository } from '../../db/accounts.js';
 
+// The service's logger and Temporal Runtime (JSON lines through pino), quiet below errors; a
+// test file that reads the logs raises the level and diverts them (lib/observability/logger.ts).
+setLogLevel('error');
 try {
-  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  installWorkerRuntime();
 } catch {
   // already installed in this process
 }

@@ -8,7 +8,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import type { TestProject } from 'vitest/node';
 import { createScratchDatabase } from '../../db/scratchDatabase.js';
 import { startTemporalDevServer } from '../../scripts/temporalDevServer.js';
-import { WORKFLOWS_PATH } from '../../workers/createWorker.js';
+import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../workers/createWorker.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,7 +23,7 @@ export default async function setup(project: TestProject) {
     startTemporalDevServer({ dynamicConfig: { 'history.workflowIdReuseMinimalInterval': '"0s"' } }),
     // MPS_TEST_PGLITE=1 runs the suite on in-memory PGlite, as on a machine without PostgreSQL.
     process.env.MPS_TEST_PGLITE ? undefined : createScratchDatabase('test'),
-    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error } }),
+    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error } }),
   ]);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mps-bundle-'));
   const bundlePath = path.join(dir, 'workflows.js');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { APPEND_FILE_TYPES, WORKFLOW_TYPES, type AppendMapInput, type AppendMapResult } from '../../../lib/jobContracts.js';
+import { recordImport } from '../../../lib/observability/metrics.js';
 import { callerOf, mapFor } from '../../context.js';
 import { receiveFile } from '../../fileBody.js';
 import { jobIdFor, runFileJob } from '../../fileJobs.js';
@@ -66,6 +67,7 @@ export const operation = defineOperation(import.meta.url, {
       input,
       file,
     });
+    recordImport(args.file_type, file.size, result.import.features);
     ctx.body = mapFileView(deps.config.publicUrl, result.map, result.import);
   },
 });

@@ -6,6 +6,7 @@ import { missingProviderKeyError } from '../../../lib/providerKeys.js';
 import { callerOf, mapFor } from '../../context.js';
 import { clientGone } from '../../fileJobs.js';
 import { defineOperation } from '../../operation.js';
+import { requestContextOf } from '../../requestContext.js';
 import { mapId, mapSummary } from '../../schemas.js';
 import { mapSummaryView } from '../../views.js';
 
@@ -54,6 +55,7 @@ export const operation = defineOperation(import.meta.url, {
       { mapId: map.id, renderTaskQueue: config.renderTaskQueue, spacingMs: config.imageRefreshSpacingMs },
       RENDER_WAIT_MS,
       clientGone(ctx),
+      requestContextOf(ctx),
     );
     const message = answer.refreshed
       ? 'Static image refreshed.'

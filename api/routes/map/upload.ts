@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { UPLOAD_FILE_TYPES, WORKFLOW_TYPES, type UploadMapInput, type UploadMapResult } from '../../../lib/jobContracts.js';
+import { recordImport } from '../../../lib/observability/metrics.js';
 import { callerOf } from '../../context.js';
 import { receiveFile } from '../../fileBody.js';
 import { jobIdFor, runFileJob } from '../../fileJobs.js';
@@ -74,6 +75,7 @@ export const operation = defineOperation(import.meta.url, {
       input,
       file,
     });
+    if (file) recordImport(args.file_type, file.size, result.import.features);
     ctx.body = mapFileView(deps.config.publicUrl, result.map, file ? result.import : undefined);
   },
 });
