@@ -20,6 +20,8 @@ import { mountWeb, notFoundPage } from './web/index.js';
 import { mountMediaFiles } from './mediaFiles.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { OPERATIONS } from './operations.js';
+import { trustProxies } from './clientAddress.js';
+import { createRateLimiter } from './rateLimits.js';
 import { CLIENT_STALLED } from './routes/map/get.js';
 import { COMMON_HEADERS } from './server.js';
 
@@ -52,7 +54,7 @@ const LARGE_BODIES_BUSY = 'Many large requests are being read right now; please 
 export function createApp(given: Omit<ApiDeps, 'largeReads'> & Partial<Pick<ApiDeps, 'largeReads'>>, options: AppOptions = {}): Koa {
   const deps: ApiDeps = { ...given, largeReads: given.largeReads ?? new Turns(largeReadSlots(given.db), LARGE_WAIT_MS, LARGE_READS_BUSY) };
   const app = new Koa();
-  app.proxy = true;
+  trustProxies(app, deps.config.trustProxy);
   const log = options.log ?? consoleLogger;
   // Failures after an answer has started (a streamed map/get); everything before is apiErrors' job.
   app.on('error', (error: NodeJS.ErrnoException, ctx?: Koa.Context) => {
@@ -63,6 +65,8 @@ export function createApp(given: Omit<ApiDeps, 'largeReads'> & Partial<Pick<ApiD
     ctx.set(COMMON_HEADERS);
     await next();
   });
+  const rateLimiter = createRateLimiter(deps.config, deps.db, log);
+  app.use(rateLimiter.perAddress);
 
   const router = new Router();
   const api = new Router({ prefix: '/api/1' });
@@ -78,9 +82,9 @@ export function createApp(given: Omit<ApiDeps, 'largeReads'> & Partial<Pick<ApiD
   for (const operation of OPERATIONS) {
     const handle = (ctx: Koa.Context) => operation.handle(ctx, deps, ctx.state.args);
     if (operation.kind === 'json') {
-      api.post(`/${operation.path}`, drain, authenticate(deps.db), jsonArgs(operation, deps.config.maxUploadBytes, largeBodies), handle);
+      api.post(`/${operation.path}`, drain, authenticate(deps.db), rateLimiter.perKey(operation), jsonArgs(operation, deps.config.maxUploadBytes, largeBodies), handle);
     } else {
-      api.post(`/${operation.path}`, drain, authenticate(deps.db), headerArgs(operation), handle);
+      api.post(`/${operation.path}`, drain, authenticate(deps.db), rateLimiter.perKey(operation), headerArgs(operation), handle);
     }
   }
   const known = new Set(OPERATIONS.map((operation) => `/api/1/${operation.path}`));

@@ -33,6 +33,23 @@ const errorSchema = z
   })
   .describe('A failure (still HTTP 200). A successful answer has no `error` field.');
 
+/** The answer of a request past its rate limit: the one failure that is not HTTP 200. */
+const rateLimitedSchema = z
+  .strictObject({
+    error: errorResult.shape.error.describe('A human-readable message saying how long to wait.'),
+    error_code: z.literal('rate_limited'),
+    retry_after: z.number().int().min(1).describe('Whole seconds to wait before the request would pass (also the Retry-After header).'),
+  })
+  .describe('Too many requests with this API key or from this address (HTTP 429).');
+
+const RATE_LIMITED_RESPONSE = {
+  description:
+    'Too many requests with this API key or from this address: the buckets of the rate limits are empty. ' +
+    'Retry after the seconds given in `retry_after` and the Retry-After header.',
+  headers: { 'Retry-After': { description: 'Whole seconds to wait.', schema: { type: 'integer', minimum: 1 } } },
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/RateLimitedResult' } } },
+};
+
 /** "map/refresh_image" → "MapRefreshImage" */
 const pascal = (path: string): string =>
   path
@@ -131,6 +148,7 @@ function operationObject(
       },
       ...(links ? { links } : {}),
     },
+    '429': RATE_LIMITED_RESPONSE,
   };
   if (operation.kind === 'json') {
     const required = Array.isArray(argsSchema.required) && argsSchema.required.length > 0;
@@ -183,7 +201,9 @@ const API_DESCRIPTION = [
   'Every request carries `Authorization: Token <API_KEY>` (keys are created on the Settings page; the e-mail address ',
   'must be verified).\n\n',
   'Every answer has HTTP status 200 and `Cache-Control: no-store`. A failure is `{"error": "<message>", "error_code": "<code>"}`; ',
-  'a success has no `error` field.\n\n',
+  'a success has no `error` field. The one exception: a request past its rate limit (per API key and per address; a file ',
+  'operation, and map/get of a large map, cost more than a plain call) is answered HTTP 429 with a Retry-After header and ',
+  '`{"error", "error_code": "rate_limited", "retry_after": <seconds>}`.\n\n',
   'Limits of the file operations: 15 MB per file and 2 minutes of processing; none on an enterprise deployment. ',
   'A map holds at most 500,000 items and 64 MB of GeoJSON.',
 ].join('');
@@ -193,6 +213,7 @@ export function buildOpenApiDocument(publicUrl: string): object {
   const argsNames = new Map<z.ZodType, string>();
   const resultNames = new Map<z.ZodType, string>(Object.entries(NAMED_SCHEMAS).map(([name, schema]) => [schema, name]));
   resultNames.set(errorSchema, 'ErrorResult');
+  resultNames.set(rateLimitedSchema, 'RateLimitedResult');
   const byPath = new Map(OPERATIONS.map((operation) => [operation.path, operation]));
   const named = OPERATIONS.map((operation) => {
     if (!argsNames.has(operation.args)) argsNames.set(operation.args, `${pascal(operation.path)}Args`);

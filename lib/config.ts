@@ -4,6 +4,7 @@ import path from 'node:path';
 import ms from 'ms';
 import { z } from 'zod';
 import type { ProviderKind } from './basemaps.js';
+import { limitsConfigOf, limitsConfigProblem, limitsEnvShape, type LimitsConfig } from './limitsConfig.js';
 
 const MB = 1024 * 1024;
 
@@ -57,6 +58,7 @@ const envSchema = z.object({
   MAX_UPLOAD_MB: positiveInt.default(15),
   PROCESSING_TIMEOUT_SECONDS: positiveInt.default(120),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  ...limitsEnvShape,
 });
 
 export type Env = Record<string, string | undefined>;
@@ -73,7 +75,8 @@ export function durationMs(value: string): number | undefined {
   return typeof parsed === 'number' && Number.isFinite(parsed) && parsed >= 0 ? parsed : undefined;
 }
 
-export interface Config {
+/** Rate limits, proxy trust and the shutdown grace: lib/limitsConfig.ts. */
+export interface Config extends LimitsConfig {
   port: number;
   host: string;
   /** Base of every URL the service hands out, without a trailing slash. */
@@ -140,6 +143,8 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  const problem = limitsConfigProblem(e, e.DATABASE_URL);
+  if (problem) throw new ConfigError(`Invalid configuration:\n  ${problem}`);
   const enterprise = e.DEPLOYMENT === 'enterprise';
   return {
     port: e.PORT,
@@ -177,5 +182,6 @@ export function loadConfig(env: Env = process.env): Config {
     maxUploadBytes: enterprise ? null : e.MAX_UPLOAD_MB * MB,
     processingTimeoutMs: enterprise ? null : e.PROCESSING_TIMEOUT_SECONDS * 1000,
     logLevel: e.LOG_LEVEL,
+    ...limitsConfigOf(e),
   };
 }

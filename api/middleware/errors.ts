@@ -1,10 +1,12 @@
-// The one place that turns failures into API answers: HTTP 200 with {"error", "error_code"}.
+// The one place that turns failures into API answers: HTTP 200 with {"error", "error_code"}
+// (rate_limited alone is HTTP 429 with Retry-After and `retry_after`).
 // Nothing else (stack traces, SQL, paths) ever reaches a client.
 import type { Middleware } from 'koa';
 import { DataRefused, DatabaseBusy, MediaNotLinkable, translateDbError } from '../../db/errors.js';
 import { AppError } from '../../lib/errors.js';
 import { mapTooLarge } from '../../lib/geojson/sizeLimits.js';
 import { mediaNotLinkable } from '../../lib/media/errors.js';
+import { RateLimited } from '../../lib/rateLimited.js';
 
 export interface Logger {
   error(message: string, error?: unknown): void;
@@ -47,8 +49,15 @@ export function apiErrors(log: Logger): Middleware {
         log.error(`${ctx.method} ${ctx.path} failed`, error);
         appError = new AppError('internal_error', 'Something went wrong inside the service; please try again.');
       }
-      ctx.status = 200;
       ctx.type = 'application/json';
+      if (appError instanceof RateLimited) {
+        // The one refusal that is not HTTP 200: clients and proxies retry a 429 after Retry-After.
+        ctx.status = 429;
+        ctx.set('Retry-After', String(appError.retryAfterSeconds));
+        ctx.body = appError.body();
+        return;
+      }
+      ctx.status = 200;
       ctx.body = { error: appError.message, error_code: appError.code };
     }
   };

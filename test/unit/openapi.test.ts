@@ -9,6 +9,7 @@ interface Schema {
   properties?: Record<string, Schema>;
   enum?: unknown[];
   oneOf?: Schema[];
+  required?: string[];
 }
 interface Parameter {
   name: string;
@@ -76,10 +77,11 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('answers every operation with HTTP 200: the result or the error object', () => {
+  it('answers every operation with HTTP 200 (the result or the error object), or 429 past a rate limit', () => {
     for (const op of OPERATIONS) {
       const responses = post(op.path).responses;
-      expect(Object.keys(responses), op.path).toEqual(['200']);
+      expect(Object.keys(responses), op.path).toEqual(['200', '429']);
+      expect(resolve(responses['429']!.content['application/json']!.schema).required).toEqual(['error', 'error_code', 'retry_after']);
       const oneOf = responses['200']!.content['application/json']!.schema.oneOf!;
       expect(oneOf).toHaveLength(2);
       expect(oneOf.map((s) => s.$ref)).toContain('#/components/schemas/ErrorResult');
