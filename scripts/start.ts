@@ -1,6 +1,9 @@
 // `npm start`: the embedded default. One process runs the API and a worker; a Temporal dev
 // server (SQLite file and Web UI under DATA_DIR) is started unless TEMPORAL_ADDRESS is set, and
-// PGlite under DATA_DIR is the database unless DATABASE_URL is set. Ctrl-C stops it all.
+// PGlite under DATA_DIR is the database unless DATABASE_URL is set. Ctrl-C (or SIGTERM) stops it
+// all gracefully: new connections refused, requests in flight answered (the worker still runs
+// their workflows), then the worker's activities finished, all within SHUTDOWN_GRACE_MS
+// (lib/gracefulShutdown.ts); a second Ctrl-C stops at once.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { Server } from 'node:http';
@@ -10,45 +13,41 @@ import { createApp } from '../api/app.js';
 import { closeArgumentThreads } from '../api/argumentThreads.js';
 import { JobGateway } from '../api/jobs.js';
 import { mountOperatorEndpoint } from '../api/operatorEndpoint.js';
+import { httpDrain } from '../api/httpDrain.js';
 import { listen } from '../api/server.js';
 import { openDatabase } from '../db/open.js';
 import { openBlobStore } from '../lib/blobs/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
+import { GracefulShutdown } from '../lib/gracefulShutdown.js';
 import { waitFor } from '../lib/waitFor.js';
 import { createWorkers, tilePaintingOf } from '../workers/createWorker.js';
 import { workerLogger } from '../workers/logger.js';
 import { ensureSchedules, mediaCleanupRunner } from '../workers/schedules.js';
+import { slowActivities } from '../workers/slowActivities.js';
 import { removeEmbeddedState, writeEmbeddedState } from './embeddedState.js';
 import { startTemporalDevServer, type DevServer } from './temporalDevServer.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   fs.mkdirSync(config.dataDir, { recursive: true });
-  const cleanups: (() => Promise<unknown>)[] = [];
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    console.log('\nStopping …');
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => console.error(error));
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  // SIGHUP too: the terminal closing does not reach the Temporal dev server, in its own process group.
+  const shutdown = new GracefulShutdown({ graceMs: config.shutdownGraceMs }).listen(['SIGINT', 'SIGTERM', 'SIGHUP']);
 
   let address = config.temporalAddress;
   if (!address) {
     const temporal: DevServer = await startTemporalDevServer({
       dbFile: path.join(config.dataDir, 'temporal.sqlite'),
       ui: true,
+      ownProcessGroup: true,
     });
-    cleanups.push(() => temporal.stop());
+    shutdown.onStop('the Temporal dev server', () => temporal.stop());
+    shutdown.onExit(() => temporal.process.kill('SIGTERM'));
     address = temporal.address;
     console.log(`Temporal dev server at ${address}; Web UI: ${temporal.uiUrl}`);
   }
 
   const db = await openDatabase(config);
-  cleanups.push(() => db.destroy());
+  shutdown.onStop('the database', () => db.destroy());
   const blobs = openBlobStore(config);
   Runtime.install({ logger: workerLogger(config.logLevel === 'debug' ? 'INFO' : 'WARN'), shutdownSignals: [] });
   const connection = await connectWhenReady(address);
@@ -63,11 +62,20 @@ async function main(): Promise<void> {
     mediaTaskQueue: config.mediaTaskQueue,
     renderTaskQueue: config.renderTaskQueue,
     queues: ['maps', 'media', 'render'],
-    deps: { db, blobs, publicUrl: config.publicUrl, paintTiles: tilePaintingOf(config), serviceProviderKeys: config.serviceProviderKeys },
+    shutdownGraceMs: config.shutdownGraceMs,
+    deps: {
+      db,
+      blobs,
+      publicUrl: config.publicUrl,
+      paintTiles: tilePaintingOf(config),
+      serviceProviderKeys: config.serviceProviderKeys,
+      faults: slowActivities(config.testSlowActivityMs),
+    },
   });
   const workerDone = worker.run();
   await ensureSchedules(await jobs.client(), config);
-  cleanups.push(async () => {
+  // After the HTTP requests (their workflows need the worker until they are answered).
+  shutdown.onStop('the worker', async () => {
     worker.shutdown();
     await workerDone;
     await connection.close();
@@ -84,10 +92,11 @@ async function main(): Promise<void> {
     },
   );
   const server: Server = await listen(app, config.port, config.host);
-  cleanups.push(() => new Promise((resolve) => server.close(resolve)).then(closeArgumentThreads));
+  const requests = httpDrain(server);
+  shutdown.onStop('the HTTP server', (deadline) => requests.stop(deadline).then(closeArgumentThreads));
   if (!config.databaseUrl) {
     writeEmbeddedState(config.dataDir, { url: `http://127.0.0.1:${config.port}`, token, pid: process.pid });
-    cleanups.push(async () => removeEmbeddedState(config.dataDir));
+    shutdown.onStop('the operator endpoint', async () => removeEmbeddedState(config.dataDir));
   }
   console.log(`Map publishing service ready at ${config.publicUrl} (API under ${config.publicUrl}/api/1/)`);
   console.log(`Data directory: ${config.dataDir}. Press Ctrl-C to stop.`);

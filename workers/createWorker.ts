@@ -9,6 +9,9 @@ import type { Config, WorkerQueue } from '../lib/config.js';
 import { TileCache } from '../lib/render/tileCache.js';
 import { tilePainting } from '../lib/render/xyzBackground.js';
 
+/** How long activities in flight may finish after shutdown() when no grace is given. */
+const DEFAULT_GRACE_MS = 10_000;
+
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
 export interface MapsWorkerOptions {
@@ -18,6 +21,8 @@ export interface MapsWorkerOptions {
   deps: ActivityDeps;
   /** A bundle made once by bundleWorkflowCode, to skip re-bundling (tests). */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /** How long activities in flight may finish after shutdown() before they are cancelled (SHUTDOWN_GRACE_MS; 10 s without it). */
+  shutdownGraceMs?: number;
 }
 
 export interface RunningWorker {
@@ -42,7 +47,7 @@ export async function createMapsWorker(options: MapsWorkerOptions): Promise<Runn
     // enables it; a cluster needs system.enableActivityEagerExecution).
     maxConcurrentActivityTaskPolls: 2,
     // Let in-flight activities finish on Ctrl-C instead of abandoning them.
-    shutdownGraceTime: '10 seconds',
+    shutdownGraceTime: options.shutdownGraceMs ?? DEFAULT_GRACE_MS,
   });
   // The first parser thread starts now (it loads the parsers), not on the first import.
   parsers.warm();
@@ -58,6 +63,7 @@ export interface MediaWorkerOptions {
   /** The `media` task queue. */
   taskQueue: string;
   deps: ActivityDeps;
+  shutdownGraceMs?: number;
 }
 
 export async function createMediaWorker(options: MediaWorkerOptions): Promise<RunningWorker> {
@@ -69,7 +75,7 @@ export async function createMediaWorker(options: MediaWorkerOptions): Promise<Ru
     // Decoding and resizing run on libuv's thread pool (sharp); two at a time keep a 2-core
     // machine's other work responsive, and a 100-megapixel decode's memory bounded.
     maxConcurrentActivityTaskExecutions: 2,
-    shutdownGraceTime: '10 seconds',
+    shutdownGraceTime: options.shutdownGraceMs ?? DEFAULT_GRACE_MS,
   });
   return { run: () => worker.run(), shutdown: () => worker.shutdown() };
 }
@@ -83,7 +89,7 @@ export async function createRenderWorker(options: MediaWorkerOptions): Promise<R
     // One at a time: images are not urgent, and a map of large features takes tens of MB to draw
     // (a 14 MB MultiPolygon about 100 MB); more render workers scale it out.
     maxConcurrentActivityTaskExecutions: 1,
-    shutdownGraceTime: '10 seconds',
+    shutdownGraceTime: options.shutdownGraceMs ?? DEFAULT_GRACE_MS,
   });
   return { run: () => worker.run(), shutdown: () => worker.shutdown() };
 }
