@@ -2,7 +2,8 @@
 // {"error", "error_code"}), the stored images and markers (/images/…, /markers/…), maps' static
 // images ({map url}/static.png, /thumbnail.png), the built-in basemaps for the browser
 // (/basemaps/…: styles, vector tiles, the labels' font), /healthz,
-// /openapi.json and the loopback-only operator endpoint.
+// /openapi.json and the loopback-only operator endpoint. Every request passes its address's rate
+// limit first, every operation its key's after authentication (rateLimits.ts).
 import Router from '@koa/router';
 import Koa from 'koa';
 import { pingDb, usesPg } from '../db/connection.js';

@@ -30,8 +30,10 @@ import { startTemporalDevServer, type DevServer } from './temporalDevServer.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   fs.mkdirSync(config.dataDir, { recursive: true });
-  // SIGHUP too: the terminal closing does not reach the Temporal dev server, in its own process group.
-  const shutdown = new GracefulShutdown({ graceMs: config.shutdownGraceMs }).listen(['SIGINT', 'SIGTERM', 'SIGHUP']);
+  // In a terminal, SIGHUP too: the terminal closing does not reach the Temporal dev server (in a
+  // session of its own), so the service stops it. Not otherwise: under nohup (output not a
+  // terminal) SIGHUP is meant to be ignored, and a handler would undo that.
+  const shutdown = new GracefulShutdown({ graceMs: config.shutdownGraceMs }).listen(['SIGINT', 'SIGTERM', ...(process.stdout.isTTY ? (['SIGHUP'] as const) : [])]);
 
   let address = config.temporalAddress;
   if (!address) {
