@@ -201,6 +201,17 @@ describe('per client address', () => {
     expect((await request(service.url, '/api/1/map/list', { ip: newAddress() })).body.error_code).toBe('missing_api_key');
   });
 
+  it("charges the editor's file posts (Import, photos, icons) the file weight from the address", async () => {
+    const ip = newAddress();
+    // Refused for want of a session, but counted first: 40 tokens are 10 such posts.
+    const { passed, refusal } = await passesUntilRefused(async () => {
+      const answer = await request(service.url, '/maps/1/images', { ip, headers: { accept: 'application/json' }, body: 'x' });
+      return answer.status === 429 ? answer : { ...answer, status: 200 };
+    });
+    expect(passed).toBe(40 / LIMITS.fileWeight);
+    expectRateLimited(refusal, /from this address/);
+  });
+
   it('believes X-Forwarded-For only when told to (TRUST_PROXY): otherwise every made-up address shares the bucket of the connection', async () => {
     const direct = await startTestService({ worker: false, config: { rateLimits: { ...LIMITS, perIp: { burst: 5, perMinute: 6 } }, trustProxy: false } });
     try {
