@@ -3,7 +3,8 @@
 // images ({map url}/static.png, /thumbnail.png), the built-in basemaps for the browser
 // (/basemaps/…: styles, vector tiles, the labels' font), /healthz and /readyz, /metrics,
 // /openapi.json and the loopback-only operator endpoint. Every request gets an id and one
-// access log line (middleware/accessLog.ts).
+// access log line (middleware/accessLog.ts), passes its address's rate limit first, and every
+// operation its key's after authentication (rateLimits.ts).
 import Router from '@koa/router';
 import Koa from 'koa';
 import { usesPg } from '../db/connection.js';
@@ -27,6 +28,8 @@ import { mountProbes } from './probes.js';
 import { requestContextOf } from './requestContext.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { OPERATIONS } from './operations.js';
+import { trustProxies } from './clientAddress.js';
+import { createRateLimiter } from './rateLimits.js';
 import { CLIENT_STALLED } from './routes/map/get.js';
 import { COMMON_HEADERS } from './server.js';
 
@@ -62,7 +65,7 @@ export function createApp(given: Omit<ApiDeps, 'largeReads'> & Partial<Pick<ApiD
     largeReads: given.largeReads ?? new Turns(largeReadSlots(given.db), LARGE_WAIT_MS, LARGE_READS_BUSY),
   };
   const app = new Koa();
-  app.proxy = true;
+  trustProxies(app, deps.config.trustProxy);
   const log = options.log ?? serviceLogger;
   // Failures after an answer has started (a streamed map/get); everything before is apiErrors' job.
   app.on('error', (error: NodeJS.ErrnoException, ctx?: Koa.Context) => {
@@ -74,6 +77,8 @@ export function createApp(given: Omit<ApiDeps, 'largeReads'> & Partial<Pick<ApiD
     ctx.set(COMMON_HEADERS);
     await next();
   });
+  const rateLimiter = createRateLimiter(deps.config, deps.db, log);
+  app.use(rateLimiter.perAddress);
 
   const router = new Router();
   const api = new Router({ prefix: '/api/1' });
@@ -89,9 +94,9 @@ export function createApp(given: Omit<ApiDeps, 'largeReads'> & Partial<Pick<ApiD
   for (const operation of OPERATIONS) {
     const handle = (ctx: Koa.Context) => operation.handle(ctx, deps, ctx.state.args);
     if (operation.kind === 'json') {
-      api.post(`/${operation.path}`, drain, authenticate(deps.db), jsonArgs(operation, deps.config.maxUploadBytes, largeBodies), handle);
+      api.post(`/${operation.path}`, drain, authenticate(deps.db), rateLimiter.perKey(operation), jsonArgs(operation, deps.config.maxUploadBytes, largeBodies), handle);
     } else {
-      api.post(`/${operation.path}`, drain, authenticate(deps.db), headerArgs(operation), handle);
+      api.post(`/${operation.path}`, drain, authenticate(deps.db), rateLimiter.perKey(operation), headerArgs(operation), handle);
     }
   }
   const known = new Set(OPERATIONS.map((operation) => `/api/1/${operation.path}`));

@@ -1,11 +1,15 @@
 // The API entry point of the scaled-out shape: any number of these behind a load balancer.
 // Needs DATABASE_URL and TEMPORAL_ADDRESS; workers run separately (workers/main.ts).
+// SIGTERM or SIGINT: new connections are refused, requests in flight are answered within
+// SHUTDOWN_GRACE_MS, then the Temporal client and the database pool close (lib/gracefulShutdown.ts).
 import { openDatabase } from '../db/open.js';
 import { openBlobStore } from '../lib/blobs/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { errorFields, log, setLogLevel } from '../lib/observability/logger.js';
+import { GracefulShutdown } from '../lib/gracefulShutdown.js';
 import { createApp } from './app.js';
 import { closeArgumentThreads } from './argumentThreads.js';
+import { httpDrain } from './httpDrain.js';
 import { JobGateway } from './jobs.js';
 import { listen } from './server.js';
 
@@ -15,17 +19,20 @@ async function main(): Promise<void> {
   if (!config.databaseUrl || !config.temporalAddress) {
     throw new ConfigError('The api entry point needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs the embedded service).');
   }
+  const shutdown = new GracefulShutdown({ graceMs: config.shutdownGraceMs, log: (line) => log.info(line) }).listen();
   const db = await openDatabase(config);
+  shutdown.onStop('the database pool', () => db.destroy());
   const jobs = new JobGateway({
     address: config.temporalAddress,
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
   });
+  shutdown.onStop('the Temporal client', () => jobs.close());
+  shutdown.onStop('the argument threads', () => closeArgumentThreads());
   const server = await listen(createApp({ config, db, blobs: openBlobStore(config), jobs }), config.port, config.host);
+  const requests = httpDrain(server);
+  shutdown.onStop('the HTTP server', (deadline) => requests.stop(deadline));
   log.info(`API listening on ${config.host}:${config.port}, public URL ${config.publicUrl}`);
-  const stop = () => server.close(() => void Promise.all([jobs.close(), db.destroy(), closeArgumentThreads()]).then(() => process.exit(0)));
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
 }
 
 main().catch((error) => {

@@ -33,6 +33,15 @@ const errorSchema = z
   })
   .describe('A failure (still HTTP 200). A successful answer has no `error` field.');
 
+/** The answer of a request past its rate limit (HTTP 200 as every answer, with a Retry-After header). */
+const rateLimitedSchema = z
+  .strictObject({
+    error: errorResult.shape.error.describe('A human-readable message saying how long to wait.'),
+    error_code: z.literal('rate_limited'),
+    retry_after: z.number().int().min(1).describe('Whole seconds to wait before the request would pass (also the Retry-After header).'),
+  })
+  .describe('Too many requests with this API key or from this address (HTTP 200 like every answer; also a Retry-After header).');
+
 /** "map/refresh_image" → "MapRefreshImage" */
 const pascal = (path: string): string =>
   path
@@ -122,10 +131,12 @@ function operationObject(
   const responses = {
     '200': {
       description:
-        'Always HTTP 200. The answer is the result, or a failure object with `error` and `error_code` (see ErrorResult).',
+        'Always HTTP 200. The answer is the result, or a failure object with `error` and `error_code` (see ErrorResult); ' +
+        'past a rate limit, `error_code` `rate_limited` with `retry_after` and a Retry-After header (RateLimitedResult).',
+      headers: { 'Retry-After': { description: 'With rate_limited only: whole seconds to wait.', schema: { type: 'integer', minimum: 1 } } },
       content: {
         'application/json': {
-          schema: { oneOf: [schemaRef(names.result), schemaRef('ErrorResult')] },
+          schema: { oneOf: [schemaRef(names.result), schemaRef('ErrorResult'), { $ref: '#/components/schemas/RateLimitedResult' }] },
           example: operation.example.result,
         },
       },
@@ -183,7 +194,9 @@ const API_DESCRIPTION = [
   'Every request carries `Authorization: Token <API_KEY>` (keys are created on the Settings page; the e-mail address ',
   'must be verified).\n\n',
   'Every answer has HTTP status 200 and `Cache-Control: no-store`. A failure is `{"error": "<message>", "error_code": "<code>"}`; ',
-  'a success has no `error` field.\n\n',
+  'a success has no `error` field. The one exception: a request past its rate limit (per API key and per address; a file ',
+  'operation, and map/get of a large map, cost more than a plain call) is answered HTTP 429 with a Retry-After header and ',
+  '`{"error", "error_code": "rate_limited", "retry_after": <seconds>}`.\n\n',
   'Limits of the file operations: 15 MB per file and 2 minutes of processing; none on an enterprise deployment. ',
   'A map holds at most 500,000 items and 64 MB of GeoJSON.',
 ].join('');
@@ -193,6 +206,7 @@ export function buildOpenApiDocument(publicUrl: string): object {
   const argsNames = new Map<z.ZodType, string>();
   const resultNames = new Map<z.ZodType, string>(Object.entries(NAMED_SCHEMAS).map(([name, schema]) => [schema, name]));
   resultNames.set(errorSchema, 'ErrorResult');
+  resultNames.set(rateLimitedSchema, 'RateLimitedResult');
   const byPath = new Map(OPERATIONS.map((operation) => [operation.path, operation]));
   const named = OPERATIONS.map((operation) => {
     if (!argsNames.has(operation.args)) argsNames.set(operation.args, `${pascal(operation.path)}Args`);

@@ -1,12 +1,13 @@
 // `npm run bench`: every benchmark, each running its reference beside our code in the same run.
 // Results are printed and written to bench/out/results.json. `npm run bench -- imports` (or
-// `latency`, `images`, `render`, `editor`, `versions`, `xlsx`, `blobs`) runs one of them.
+// `latency`, `images`, `render`, `editor`, `versions`, `xlsx`, `blobs`, `limits`) runs one of them.
 import fs from 'node:fs';
 import { benchApiLatency } from './apiLatency.js';
 import { benchBlobStores } from './blobStores.js';
 import { benchEditor } from './editor.js';
 import { benchImageUpload } from './imageUpload.js';
 import { benchImports } from './imports.js';
+import { benchRateLimiter } from './rateLimiter.js';
 import { benchRender } from './render.js';
 import { benchVersions } from './versions.js';
 import { benchXlsxDownload } from './xlsxDownload.js';
@@ -68,6 +69,11 @@ if (!only || only === 'blobs') {
   console.log('A 50 MB upload streamed into the local directory and into S3 (moto), read back (median of 3 each) …');
   results.blobStores = await benchBlobStores();
   console.table(results.blobStores);
+}
+if (!only || only === 'limits') {
+  console.log('The rate limiter per request: a bucket take in memory, PostgreSQL and PGlite; map/list with limits off, in memory, in PostgreSQL …');
+  results.rateLimiter = await benchRateLimiter();
+  console.log(JSON.stringify(results.rateLimiter, null, 2));
 }
 fs.mkdirSync('bench/out', { recursive: true });
 fs.writeFileSync('bench/out/results.json', JSON.stringify({ date: new Date().toISOString(), results }, null, 2));

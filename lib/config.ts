@@ -5,6 +5,7 @@ import ms from 'ms';
 import { z } from 'zod';
 import type { ProviderKind } from './basemaps.js';
 import { readBlobSettings, type BlobServe, type BlobStoreSettings } from './blobs/blobSettings.js';
+import { limitsConfigOf, limitsConfigProblem, limitsEnvShape, type LimitsConfig } from './limitsConfig.js';
 
 const MB = 1024 * 1024;
 
@@ -73,6 +74,7 @@ const envSchema = z.object({
     .string()
     .regex(/^[\w.:[\]-]+:\d+$/, 'must be host:port, for example 127.0.0.1:9464')
     .optional(),
+  ...limitsEnvShape,
 });
 
 export type Env = Record<string, string | undefined>;
@@ -89,7 +91,8 @@ export function durationMs(value: string): number | undefined {
   return typeof parsed === 'number' && Number.isFinite(parsed) && parsed >= 0 ? parsed : undefined;
 }
 
-export interface Config {
+/** Rate limits, proxy trust and the shutdown grace: lib/limitsConfig.ts. */
+export interface Config extends LimitsConfig {
   port: number;
   host: string;
   /** Base of every URL the service hands out, without a trailing slash. */
@@ -164,6 +167,8 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  const problem = limitsConfigProblem(e, e.DATABASE_URL);
+  if (problem) throw new ConfigError(`Invalid configuration:\n  ${problem}`);
   const enterprise = e.DEPLOYMENT === 'enterprise';
   const blobs = readBlobSettings(e, path.resolve(e.DATA_DIR));
   if (blobs.problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${blobs.problems.join('\n  ')}`);
@@ -207,5 +212,6 @@ export function loadConfig(env: Env = process.env): Config {
     blobServe: blobs.serve,
     metricsToken: e.METRICS_TOKEN,
     workerMetricsAddress: e.WORKER_METRICS_ADDRESS,
+    ...limitsConfigOf(e),
   };
 }

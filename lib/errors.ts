@@ -62,7 +62,7 @@ export const ERROR_CODES = {
   basemap_unavailable: 'The tiles of the map\'s commercial basemap could not be fetched (the provider did not answer in time); the image can be refreshed later.',
   invalid_credentials: 'The username or e-mail address and the password of a log-in do not match an account.',
   invalid_token: 'A verification or password-reset link was used already, expired or is incomplete.',
-  rate_limited: 'Too many log-in, sign-up or reset attempts from this address or for this account; the message says when to try again.',
+  rate_limited: 'Too many requests with this API key or from this address (HTTP 429, with the seconds to wait in `retry_after` and a Retry-After header), or too many log-in, sign-up or reset attempts; the message says when to try again.',
   invalid_provider_key: 'A provider key is not of the form its provider kind needs (the map platform needs a public token starting "pk.").',
 } as const;
 

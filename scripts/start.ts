@@ -1,6 +1,9 @@
 // `npm start`: the embedded default. One process runs the API and a worker; a Temporal dev
 // server (SQLite file and Web UI under DATA_DIR) is started unless TEMPORAL_ADDRESS is set, and
-// PGlite under DATA_DIR is the database unless DATABASE_URL is set. Ctrl-C stops it all.
+// PGlite under DATA_DIR is the database unless DATABASE_URL is set. Ctrl-C (or SIGTERM) stops it
+// all gracefully: new connections refused, requests in flight answered (the worker still runs
+// their workflows), then the worker's activities finished, all within SHUTDOWN_GRACE_MS
+// (lib/gracefulShutdown.ts); a second Ctrl-C stops at once.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { Server } from 'node:http';
@@ -10,15 +13,18 @@ import { createApp } from '../api/app.js';
 import { closeArgumentThreads } from '../api/argumentThreads.js';
 import { JobGateway } from '../api/jobs.js';
 import { mountOperatorEndpoint } from '../api/operatorEndpoint.js';
+import { httpDrain } from '../api/httpDrain.js';
 import { listen } from '../api/server.js';
 import { openDatabase } from '../db/open.js';
 import { openBlobStore } from '../lib/blobs/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { errorFields, log, setLogLevel } from '../lib/observability/logger.js';
+import { GracefulShutdown } from '../lib/gracefulShutdown.js';
 import { waitFor } from '../lib/waitFor.js';
 import { createWorkers, tilePaintingOf } from '../workers/createWorker.js';
 import { installWorkerRuntime } from '../workers/runtime.js';
 import { ensureSchedules, mediaCleanupRunner } from '../workers/schedules.js';
+import { slowActivities } from '../workers/slowActivities.js';
 import { removeEmbeddedState, writeEmbeddedState } from './embeddedState.js';
 import { startTemporalDevServer, type DevServer } from './temporalDevServer.js';
 
@@ -26,31 +32,26 @@ async function main(): Promise<void> {
   const config = loadConfig();
   setLogLevel(config.logLevel);
   fs.mkdirSync(config.dataDir, { recursive: true });
-  const cleanups: (() => Promise<unknown>)[] = [];
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    log.info('Stopping …');
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => log.error({ err: errorFields(error) }, 'A part of the service did not stop cleanly'));
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  // In a terminal, SIGHUP too: the terminal closing does not reach the Temporal dev server (in a
+  // session of its own), so the service stops it. Not otherwise: under nohup (output not a
+  // terminal) SIGHUP is meant to be ignored, and a handler would undo that.
+  const shutdown = new GracefulShutdown({ graceMs: config.shutdownGraceMs, log: (line) => log.info(line) }).listen(['SIGINT', 'SIGTERM', ...(process.stdout.isTTY ? (['SIGHUP'] as const) : [])]);
 
   let address = config.temporalAddress;
   if (!address) {
     const temporal: DevServer = await startTemporalDevServer({
       dbFile: path.join(config.dataDir, 'temporal.sqlite'),
       ui: true,
+      ownProcessGroup: true,
     });
-    cleanups.push(() => temporal.stop());
+    shutdown.onStop('the Temporal dev server', () => temporal.stop());
+    shutdown.onExit(() => temporal.process.kill('SIGTERM'));
     address = temporal.address;
     log.info({ temporal_address: address, temporal_ui: temporal.uiUrl }, `Temporal dev server at ${address}; Web UI: ${temporal.uiUrl}`);
   }
 
   const db = await openDatabase(config);
-  cleanups.push(() => db.destroy());
+  shutdown.onStop('the database', () => db.destroy());
   const blobs = openBlobStore(config);
   installWorkerRuntime({ metricsAddress: config.workerMetricsAddress, shutdownSignals: [] });
   const connection = await connectWhenReady(address);
@@ -65,11 +66,20 @@ async function main(): Promise<void> {
     mediaTaskQueue: config.mediaTaskQueue,
     renderTaskQueue: config.renderTaskQueue,
     queues: ['maps', 'media', 'render'],
-    deps: { db, blobs, publicUrl: config.publicUrl, paintTiles: tilePaintingOf(config), serviceProviderKeys: config.serviceProviderKeys },
+    shutdownGraceMs: config.shutdownGraceMs,
+    deps: {
+      db,
+      blobs,
+      publicUrl: config.publicUrl,
+      paintTiles: tilePaintingOf(config),
+      serviceProviderKeys: config.serviceProviderKeys,
+      faults: slowActivities(config.testSlowActivityMs),
+    },
   });
   const workerDone = worker.run();
   await ensureSchedules(await jobs.client(), config);
-  cleanups.push(async () => {
+  // After the HTTP requests (their workflows need the worker until they are answered).
+  shutdown.onStop('the worker', async () => {
     worker.shutdown();
     await workerDone;
     await connection.close();
@@ -86,10 +96,11 @@ async function main(): Promise<void> {
     },
   );
   const server: Server = await listen(app, config.port, config.host);
-  cleanups.push(() => new Promise((resolve) => server.close(resolve)).then(closeArgumentThreads));
+  const requests = httpDrain(server);
+  shutdown.onStop('the HTTP server', (deadline) => requests.stop(deadline).then(closeArgumentThreads));
   if (!config.databaseUrl) {
     writeEmbeddedState(config.dataDir, { url: `http://127.0.0.1:${config.port}`, token, pid: process.pid });
-    cleanups.push(async () => removeEmbeddedState(config.dataDir));
+    shutdown.onStop('the operator endpoint', async () => removeEmbeddedState(config.dataDir));
   }
   log.info(
     { url: config.publicUrl, data_dir: config.dataDir },

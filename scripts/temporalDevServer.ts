@@ -18,6 +18,11 @@ export interface DevServerOptions {
   log?: (line: string) => void;
   /** Extra dynamic config, e.g. faster workflow id reuse in tests. */
   dynamicConfig?: Record<string, string>;
+  /**
+   * In a process group of its own: a Ctrl-C in the terminal then reaches only our process, which
+   * stops the server last, after the work in flight has finished (npm start).
+   */
+  ownProcessGroup?: boolean;
 }
 
 /**
@@ -54,7 +59,7 @@ export async function startTemporalDevServer(options: DevServerOptions = {}): Pr
   for (const [key, value] of Object.entries(dynamicConfig)) {
     args.push('--dynamic-config-value', `${key}=${value}`);
   }
-  const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: options.ownProcessGroup ?? false });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);

@@ -11,6 +11,9 @@ import { TileCache } from '../lib/render/tileCache.js';
 import { tilePainting } from '../lib/render/xyzBackground.js';
 import { activityRequestContext } from './activityRequestContext.js';
 
+/** How long activities in flight may finish after shutdown() when no grace is given. */
+const DEFAULT_GRACE_MS = 10_000;
+
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 /** Workflow interceptor modules: bundled with the workflows (a prebuilt bundle must name them in bundleWorkflowCode's workflowInterceptorModules). */
 export const WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('../workflows/requestContext.ts', import.meta.url))];
@@ -25,6 +28,8 @@ export interface MapsWorkerOptions {
   deps: ActivityDeps;
   /** A bundle made once by bundleWorkflowCode, to skip re-bundling (tests). */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /** How long activities in flight may finish after shutdown() before they are cancelled (SHUTDOWN_GRACE_MS; 10 s without it). */
+  shutdownGraceMs?: number;
 }
 
 export interface RunningWorker {
@@ -51,7 +56,7 @@ export async function createMapsWorker(options: MapsWorkerOptions): Promise<Runn
     // enables it; a cluster needs system.enableActivityEagerExecution).
     maxConcurrentActivityTaskPolls: 2,
     // Let in-flight activities finish on Ctrl-C instead of abandoning them.
-    shutdownGraceTime: '10 seconds',
+    shutdownGraceTime: options.shutdownGraceMs ?? DEFAULT_GRACE_MS,
   });
   // The first parser thread starts now (it loads the parsers), not on the first import.
   parsers.warm();
@@ -67,6 +72,7 @@ export interface MediaWorkerOptions {
   /** The `media` task queue. */
   taskQueue: string;
   deps: ActivityDeps;
+  shutdownGraceMs?: number;
 }
 
 export async function createMediaWorker(options: MediaWorkerOptions): Promise<RunningWorker> {
@@ -79,7 +85,7 @@ export async function createMediaWorker(options: MediaWorkerOptions): Promise<Ru
     // Decoding and resizing run on libuv's thread pool (sharp); two at a time keep a 2-core
     // machine's other work responsive, and a 100-megapixel decode's memory bounded.
     maxConcurrentActivityTaskExecutions: 2,
-    shutdownGraceTime: '10 seconds',
+    shutdownGraceTime: options.shutdownGraceMs ?? DEFAULT_GRACE_MS,
   });
   return { run: () => worker.run(), shutdown: () => worker.shutdown() };
 }
@@ -94,7 +100,7 @@ export async function createRenderWorker(options: MediaWorkerOptions): Promise<R
     // One at a time: images are not urgent, and a map of large features takes tens of MB to draw
     // (a 14 MB MultiPolygon about 100 MB); more render workers scale it out.
     maxConcurrentActivityTaskExecutions: 1,
-    shutdownGraceTime: '10 seconds',
+    shutdownGraceTime: options.shutdownGraceMs ?? DEFAULT_GRACE_MS,
   });
   return { run: () => worker.run(), shutdown: () => worker.shutdown() };
 }

@@ -1,15 +1,19 @@
 // The worker entry point of the scaled-out shape: polls the task queues WORKER_QUEUES names
 // (`maps`, `media`, `render`; all three by default). Needs DATABASE_URL and TEMPORAL_ADDRESS, and the same
-// blob storage as the API.
+// blob storage as the API. SIGTERM or SIGINT: it stops polling, lets the activities in flight
+// finish within SHUTDOWN_GRACE_MS (Temporal's shutdownGraceTime; past it they are cancelled and
+// retried elsewhere), then closes its connections (lib/gracefulShutdown.ts).
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { openDatabase } from '../db/open.js';
 import { openBlobStore } from '../lib/blobs/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { errorFields, log, setLogLevel } from '../lib/observability/logger.js';
+import { GracefulShutdown } from '../lib/gracefulShutdown.js';
 import { createWorkers, tilePaintingOf } from './createWorker.js';
 import { installWorkerRuntime } from './runtime.js';
 import { ensureSchedules } from './schedules.js';
+import { slowActivities } from './slowActivities.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -17,9 +21,13 @@ async function main(): Promise<void> {
     throw new ConfigError('The worker entry point needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs the embedded service).');
   }
   setLogLevel(config.logLevel);
-  installWorkerRuntime({ metricsAddress: config.workerMetricsAddress });
+  // Signals are ours (below), not the SDK's: one shutdown for the whole process, with its grace.
+  installWorkerRuntime({ metricsAddress: config.workerMetricsAddress, shutdownSignals: [] });
+  const shutdown = new GracefulShutdown({ graceMs: config.shutdownGraceMs, log: (line) => log.info(line) }).listen();
   const db = await openDatabase(config);
+  shutdown.onStop('the database pool', () => db.destroy());
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
+  shutdown.onStop('the Temporal connection', () => connection.close());
   const worker = await createWorkers({
     connection,
     namespace: config.temporalNamespace,
@@ -27,18 +35,31 @@ async function main(): Promise<void> {
     mediaTaskQueue: config.mediaTaskQueue,
     renderTaskQueue: config.renderTaskQueue,
     queues: config.workerQueues,
-    deps: { db, blobs: openBlobStore(config), publicUrl: config.publicUrl, paintTiles: tilePaintingOf(config), serviceProviderKeys: config.serviceProviderKeys },
+    shutdownGraceMs: config.shutdownGraceMs,
+    deps: {
+      db,
+      blobs: openBlobStore(config),
+      publicUrl: config.publicUrl,
+      paintTiles: tilePaintingOf(config),
+      serviceProviderKeys: config.serviceProviderKeys,
+      faults: slowActivities(config.testSlowActivityMs),
+    },
   });
   const clientConnection = await Connection.connect({ address: config.temporalAddress });
   await ensureSchedules(new Client({ connection: clientConnection, namespace: config.temporalNamespace }), config);
   await clientConnection.close();
   const queueNames = { maps: config.taskQueue, media: config.mediaTaskQueue, render: config.renderTaskQueue };
   const names = config.workerQueues.map((queue) => `"${queueNames[queue]}"`);
+  const running = worker.run();
+  shutdown.onStop('the worker', async () => {
+    worker.shutdown();
+    await running;
+  });
   log.info({ worker_metrics: config.workerMetricsAddress }, `Worker polling task queue${names.length > 1 ? 's' : ''} ${names.join(', ')} on ${config.temporalAddress}`);
-  // The SDK stops the worker on SIGINT/SIGTERM; run() resolves once in-flight work is done.
-  await worker.run();
-  await connection.close();
-  await db.destroy();
+  // run() ends after a signal (the shutdown's steps go on from there) or by failing (exit 1).
+  await running.catch((error) => {
+    if (!shutdown.stopping) throw error;
+  });
 }
 
 main().catch((error) => {

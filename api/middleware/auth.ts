@@ -9,6 +9,8 @@ import { AppError } from '../../lib/errors.js';
 export interface Caller {
   userId: number;
   username: string;
+  /** The key's public prefix (`mps_XXXXXXXXXX`): names its rate-limit bucket. */
+  keyPrefix: string;
 }
 
 /** A key's last use is written at most this often (one write a minute, not one per request). */
@@ -26,7 +28,7 @@ async function callerOf(db: Db, header: string): Promise<Caller | AppError> {
   if (!owner || !apiKeyMatches(key, owner.keyHash) || owner.revoked) return new AppError('invalid_api_key', INVALID);
   if (!owner.emailVerified) return new AppError('email_not_verified', 'Verify your e-mail address before using the API.');
   if (!owner.lastUsedAt || Date.now() - owner.lastUsedAt.getTime() > LAST_USE_EVERY_MS) await touchApiKey(db, prefix!);
-  return { userId: owner.userId, username: owner.username };
+  return { userId: owner.userId, username: owner.username, keyPrefix: prefix! };
 }
 
 /** The caller a valid, verified API key names; undefined without a header or with a key that is not one (files anyone may fetch). */

@@ -7,7 +7,8 @@ import type { Context, Middleware } from 'koa';
 
 const DRAIN_TIMEOUT_MS = 10_000;
 
-async function drain(ctx: Context, maxBytes: number | null): Promise<boolean> {
+/** Reads and drops the rest of the body; false when it is over `maxBytes` or does not come in time (close the connection then). */
+export async function drain(ctx: Context, maxBytes: number | null): Promise<boolean> {
   const req = ctx.req;
   if (req.readableEnded || req.destroyed) return true;
   const declared = Number(ctx.get('content-length') || Number.NaN);

@@ -1,4 +1,5 @@
-// The one place that turns failures into API answers: HTTP 200 with {"error", "error_code"}.
+// The one place that turns failures into API answers: HTTP 200 with {"error", "error_code"}
+// (rate_limited also carries a Retry-After header and `retry_after`).
 // Nothing else (stack traces, SQL, paths) ever reaches a client.
 import type { Middleware } from 'koa';
 import { DataRefused, DatabaseBusy, MediaNotLinkable, translateDbError } from '../../db/errors.js';
@@ -6,6 +7,7 @@ import { AppError } from '../../lib/errors.js';
 import { mapTooLarge } from '../../lib/geojson/sizeLimits.js';
 import { mediaNotLinkable } from '../../lib/media/errors.js';
 import { requestContextOf } from '../requestContext.js';
+import { RateLimited } from '../../lib/rateLimited.js';
 
 export interface Logger {
   /** `requestId`: the request's X-Request-Id (api/requestContext.ts), for the log line. */
@@ -49,8 +51,15 @@ export function apiErrors(log: Logger): Middleware {
         log.error(`${ctx.method} ${ctx.path} failed`, error, requestContextOf(ctx)?.requestId);
         appError = new AppError('internal_error', 'Something went wrong inside the service; please try again.');
       }
-      ctx.status = 200;
       ctx.type = 'application/json';
+      if (appError instanceof RateLimited) {
+        // HTTP 200 as every API answer (the interface spec); the wait also in Retry-After.
+        ctx.status = 200;
+        ctx.set('Retry-After', String(appError.retryAfterSeconds));
+        ctx.body = appError.body();
+        return;
+      }
+      ctx.status = 200;
       ctx.body = { error: appError.message, error_code: appError.code };
     }
   };

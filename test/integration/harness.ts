@@ -82,7 +82,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const databaseUrl = inject('databaseUrl') ?? undefined;
   const port = await freePort();
   const config: Config = {
-    ...loadConfig({ DATA_DIR: dataDir, PORT: String(port) }),
+    // No rate limits unless a test turns them on (rate-limits.test.ts); the web tests' browsers
+    // each send their own X-Forwarded-For address, as behind one proxy.
+    ...loadConfig({ DATA_DIR: dataDir, PORT: String(port), RATE_LIMITS: 'off', TRUST_PROXY: '1' }),
     databaseUrl,
     publicUrl: `http://127.0.0.1:${port}`,
     taskQueue: `test-${randomUUID()}`,

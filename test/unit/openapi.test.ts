@@ -9,6 +9,7 @@ interface Schema {
   properties?: Record<string, Schema>;
   enum?: unknown[];
   oneOf?: Schema[];
+  required?: string[];
 }
 interface Parameter {
   name: string;
@@ -76,13 +77,14 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('answers every operation with HTTP 200: the result or the error object', () => {
+  it('answers every operation with HTTP 200: the result, the error object, or rate_limited with retry_after', () => {
     for (const op of OPERATIONS) {
       const responses = post(op.path).responses;
       expect(Object.keys(responses), op.path).toEqual(['200']);
       const oneOf = responses['200']!.content['application/json']!.schema.oneOf!;
-      expect(oneOf).toHaveLength(2);
-      expect(oneOf.map((s) => s.$ref)).toContain('#/components/schemas/ErrorResult');
+      expect(oneOf).toHaveLength(3);
+      expect(oneOf.map((s) => s.$ref)).toEqual(expect.arrayContaining(['#/components/schemas/ErrorResult', '#/components/schemas/RateLimitedResult']));
+      expect(resolve(oneOf[2]!).required).toEqual(['error', 'error_code', 'retry_after']);
       for (const schema of oneOf) expect(() => resolve(schema)).not.toThrow();
     }
   });

@@ -4,6 +4,7 @@ import { openMapDocument } from '../../../db/mapDocument.js';
 import { AppError } from '../../../lib/errors.js';
 import { callerOf, mapFor } from '../../context.js';
 import { defineOperation } from '../../operation.js';
+import { chargeMapRead } from '../../rateCharges.js';
 import { mapGeoJson, mapId, mapSummary } from '../../schemas.js';
 import { mapDetailJson } from '../../views.js';
 
@@ -107,6 +108,7 @@ export const operation = defineOperation(import.meta.url, {
   },
   async handle(ctx, { db, config, largeReads }, { map_id }) {
     const { map } = await mapFor(db, map_id, callerOf(ctx).userId, 'view');
+    await chargeMapRead(ctx, map.contentBytes); // a large map costs more, by its size
     const release = map.contentBytes > LARGE_READ_BYTES ? await largeReads.take() : () => {};
     let read: Awaited<ReturnType<typeof openMapDocument>>;
     try {

@@ -1,0 +1,116 @@
+// The rate limits (issue 14): token buckets per client address (every request: API calls, web
+// pages and their files, log-in attempts) and per API key (authenticated /api/1/ calls). A plain
+// request costs 1, a file operation RATE_LIMIT_FILE_WEIGHT, map/get of a large map more by its
+// size (rateCharges.ts). Past a bucket: a Retry-After header and, for the API (HTTP 200, as
+// every API answer) and the site's other JSON requests (HTTP 429), {"error", "error_code":
+// "rate_limited", "retry_after"}; for a browser's page or form a 429 page saying how long to wait.
+// Buckets live in this process's memory by default, or in PostgreSQL (RATE_LIMIT_STORE=postgres)
+// for API processes that must share one budget: README "Rate limits" says why.
+import type { Context, Middleware, Next } from 'koa';
+import { h } from 'preact';
+import type { Db } from '../db/connection.js';
+import { PostgresBuckets } from '../db/rateBuckets.js';
+import type { Config } from '../lib/config.js';
+import type { RateLimits } from '../lib/limitsConfig.js';
+import { RateLimited } from '../lib/rateLimited.js';
+import { MemoryBuckets, type BucketRule, type Grant, type TokenBucketStore } from '../lib/tokenBuckets.js';
+import { MessagePage } from '../web/pages/accountPages.js';
+import { addressBucket } from './clientAddress.js';
+import { callerOf } from './context.js';
+import { drain } from './middleware/drainOnError.js';
+import type { Logger } from './middleware/errors.js';
+import type { Operation } from './operation.js';
+import { fileCost, meterOf, RateMeter } from './rateCharges.js';
+import { answerPage } from './web/pageAnswer.js';
+
+/**
+ * Never limited: probes of the service's health and metrics (a load balancer's or a scraper's,
+ * from one address every few seconds) and the embedded CLI's loopback endpoint.
+ */
+const EXEMPT_PATHS = new Set(['/healthz', '/readyz', '/metrics', '/internal/admin']);
+
+/** The editor's file posts (Import, photo and icon uploads) cost what an API file operation does. */
+const WEB_FILE_POSTS = /^\/maps\/\d+\/(import|images|markers)\/?$/;
+
+export interface RateLimiter {
+  /** Every request but the exempt ones: the client address's bucket (app-wide, first). */
+  perAddress: Middleware;
+  /** An API operation after authentication: the key's bucket, at the operation's cost. */
+  perKey(operation: Operation): Middleware;
+  close(): Promise<void>;
+}
+
+const pass: Middleware = (_ctx, next) => next();
+
+/** The longest time a bucket of these rules takes to fill up from empty. */
+const fullAfterMs = (limits: RateLimits): number => Math.max(...[limits.perKey, limits.perIp].map((rule) => (rule.burst * 60_000) / rule.perMinute));
+
+/**
+ * A store that lets requests through when it fails (PostgreSQL down or out of connections): a
+ * broken limiter must not take the service down with it. Logged once a minute at most.
+ */
+function failingOpen(store: TokenBucketStore, log: Logger): TokenBucketStore {
+  let loggedAt = 0;
+  return {
+    async take(subject: string, rule: BucketRule, cost: number): Promise<Grant> {
+      try {
+        return await store.take(subject, rule, cost);
+      } catch (error) {
+        if (Date.now() - loggedAt > 60_000) {
+          loggedAt = Date.now();
+          log.error('Rate limits not applied: their buckets cannot be read', error);
+        }
+        return { granted: true };
+      }
+    },
+    close: () => store.close(),
+  };
+}
+
+/** Answers a request the address's bucket refused: a page for a browser's page or form, JSON otherwise. */
+async function refuse(ctx: Context, error: RateLimited, maxUploadBytes: number | null): Promise<void> {
+  // As every early refusal: the client is still sending its body, and would see a reset instead of the answer.
+  if (!(await drain(ctx, maxUploadBytes))) ctx.set('Connection', 'close');
+  if (!ctx.path.startsWith('/api/') && ctx.accepts('json', 'html') === 'html') {
+    answerPage(ctx, { status: 429, title: 'Too many requests', body: h(MessagePage, { heading: 'Too many requests', message: error.message }) });
+  } else {
+    // The API answers HTTP 200 whatever happened (the interface spec); the site's JSON routes 429.
+    ctx.status = ctx.path.startsWith('/api/') ? 200 : 429;
+    ctx.type = 'application/json';
+    ctx.body = error.body();
+  }
+  ctx.set('Retry-After', String(error.retryAfterSeconds));
+  ctx.set('Cache-Control', 'no-store');
+}
+
+export function createRateLimiter(config: Pick<Config, 'rateLimits' | 'maxUploadBytes'>, db: Db, log: Logger): RateLimiter {
+  const limits = config.rateLimits;
+  if (!limits) return { perAddress: pass, perKey: () => pass, close: async () => {} };
+  const store = failingOpen(limits.store === 'postgres' ? new PostgresBuckets(db, fullAfterMs(limits)) : new MemoryBuckets(), log);
+
+  const perAddress: Middleware = async (ctx: Context, next: Next) => {
+    if (EXEMPT_PATHS.has(ctx.path)) return next();
+    const meter = new RateMeter(store, limits);
+    meter.add({ subject: `ip:${addressBucket(ctx.ip)}`, rule: limits.perIp, who: 'from this address' });
+    try {
+      await meter.chargeUpTo(ctx.method === 'POST' && WEB_FILE_POSTS.test(ctx.path) ? fileCost(limits) : 1);
+    } catch (error) {
+      if (error instanceof RateLimited) return refuse(ctx, error, config.maxUploadBytes);
+      throw error;
+    }
+    ctx.state.rateMeter = meter;
+    await next();
+  };
+
+  const perKey = (operation: Operation): Middleware => async (ctx, next) => {
+    const meter = meterOf(ctx);
+    if (meter) {
+      meter.add({ subject: `key:${callerOf(ctx).keyPrefix}`, rule: limits.perKey, who: 'with this API key' });
+      // A refusal (RateLimited) is answered by apiErrors: HTTP 200 with Retry-After, the body drained first.
+      await meter.chargeUpTo(operation.kind === 'file' ? fileCost(limits) : 1);
+    }
+    await next();
+  };
+
+  return { perAddress, perKey, close: () => store.close() };
+}

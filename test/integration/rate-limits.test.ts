@@ -1,0 +1,248 @@
+// The rate limits (issue 14) through the real service, with small buckets: per API key and per
+// client address, the weights of file operations and of reading a large map, the refusals
+// (JSON with Retry-After and retry_after: HTTP 200 from the API, 429 elsewhere; a page for a browser), who is believed to be the client
+// (TRUST_PROXY), and buckets in PostgreSQL shared by two API processes.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { RateLimits } from '../../lib/limitsConfig.js';
+import { featureCollection, startTestService, type TestService } from './harness.js';
+
+/**
+ * A key holds 10 tokens and gets one back every 2 s; an address holds 40 and gets one back every
+ * 10 s (so a bucket emptied by a test stays empty while the test looks at its answers).
+ */
+const LIMITS: RateLimits = {
+  store: 'memory',
+  perKey: { burst: 10, perMinute: 30 },
+  perIp: { burst: 40, perMinute: 6 },
+  fileWeight: 4,
+  mbWeight: 3,
+};
+const MB = 1024 * 1024;
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService({ config: { rateLimits: LIMITS } });
+});
+afterAll(() => service.stop());
+
+/** Each test its own client address (the service trusts one proxy's X-Forwarded-For, as the harness sets it). */
+const newAddress = () => `198.51.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+  path: string;
+  text: string;
+}
+
+async function request(base: string, path: string, init: { key?: string; ip?: string; method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+  const response = await fetch(`${base}${path}`, {
+    method: init.method ?? 'POST',
+    headers: {
+      ...(init.key ? { authorization: `Token ${init.key}` } : {}),
+      ...(init.ip ? { 'x-forwarded-for': init.ip } : {}),
+      ...init.headers,
+    },
+    body: init.body,
+  });
+  const text = await response.text();
+  let body: Record<string, unknown> = {};
+  try {
+    body = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    // a page
+  }
+  return { status: response.status, headers: response.headers, body, text, path };
+}
+
+const call = (op: string, key: string, ip: string, args: unknown = {}) => request(service.url, `/api/1/${op}`, { key, ip, body: JSON.stringify(args) });
+const send = (op: string, key: string, ip: string, args: unknown, file?: string) =>
+  request(service.url, `/api/1/${op}`, { key, ip, headers: { 'service-api-arg': JSON.stringify(args) }, body: file });
+
+/** Calls until the first refusal: how many passed, and the refusal. */
+async function passesUntilRefused(next: () => Promise<Answer>, max = 100): Promise<{ passed: number; refusal: Answer }> {
+  for (let passed = 0; passed < max; passed++) {
+    const answer = await next();
+    if (answer.status === 429 || answer.body.error_code === 'rate_limited') return { passed, refusal: answer };
+    expect(answer.status).toBe(200);
+    expect(answer.body.error_code).not.toBe('rate_limited');
+  }
+  throw new Error(`no refusal in ${max} requests`);
+}
+
+const expectRateLimited = (answer: Answer, who: RegExp) => {
+  // The API answers HTTP 200 whatever happened (the interface spec); the site's other requests 429.
+  expect(answer.status).toBe(answer.path.startsWith('/api/') ? 200 : 429);
+  expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(answer.headers.get('cache-control')).toBe('no-store');
+  expect(Object.keys(answer.body).sort()).toEqual(['error', 'error_code', 'retry_after']);
+  expect(answer.body.error_code).toBe('rate_limited');
+  const seconds = answer.body.retry_after as number;
+  expect(Number.isInteger(seconds) && seconds >= 1).toBe(true);
+  expect(answer.headers.get('retry-after')).toBe(String(seconds));
+  expect(answer.body.error).toMatch(who);
+  expect(answer.body.error).toContain(`try again in ${seconds} second`);
+  return seconds;
+};
+
+describe('per API key', () => {
+  it('refuses a key past its bucket with rate_limited, Retry-After and retry_after; another key passes; after the wait it passes again', async () => {
+    const ip = newAddress();
+    const { key } = await service.newUser();
+    const { key: other } = await service.newUser();
+    const { passed, refusal } = await passesUntilRefused(() => call('map/list', key, ip));
+    expect(passed).toBeGreaterThanOrEqual(10); // the burst (and what came back while they ran)
+    expect(passed).toBeLessThanOrEqual(11);
+    const seconds = expectRateLimited(refusal, /with this API key/);
+    expect(seconds).toBeLessThanOrEqual(2); // one token comes back every 2 s
+    // The same client with another key: its own bucket.
+    expect((await call('map/list', other, ip)).body.owner).toEqual([]);
+    // Still refused before the time said (when it said more than a second), and not charged for it.
+    if (seconds >= 2) expect((await call('map/list', key, ip)).body.error_code).toBe('rate_limited');
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    const again = await call('map/list', key, ip);
+    expect([again.status, again.body.owner]).toEqual([200, []]);
+  });
+
+  it('charges a file operation, and map/update with a geojson, what the file weight says; a plain call 1', async () => {
+    // Each key starts full (10), each from an address of its own: list calls alone; an upload (4)
+    // first; an upload, an update of the title (1) and one with a geojson (4) first.
+    const [plain, uploader, updater] = [
+      { ...(await service.newUser()), ip: newAddress() },
+      { ...(await service.newUser()), ip: newAddress() },
+      { ...(await service.newUser()), ip: newAddress() },
+    ];
+    expect((await send('map/upload', uploader.key, uploader.ip, { file_type: 'empty', visibility: 'private' })).body.id).toBeDefined();
+    const created = await send('map/upload', updater.key, updater.ip, { file_type: 'empty', visibility: 'private' });
+    expect((await call('map/update', updater.key, updater.ip, { map_id: created.body.id, title: 'Renamed' })).body.title).toBe('Renamed');
+    const geojson = featureCollection(3);
+    expect((await call('map/update', updater.key, updater.ip, { map_id: created.body.id, geojson })).body.id).toBe(created.body.id);
+
+    const countLists = (user: { key: string; ip: string }) => passesUntilRefused(() => call('map/list', user.key, user.ip));
+    const counts = [(await countLists(plain)).passed, (await countLists(uploader)).passed, (await countLists(updater)).passed];
+    // One token may come back while the calls run (one every 2 s).
+    expect(counts[0]).toBeGreaterThanOrEqual(10);
+    expect(counts[0]).toBeLessThanOrEqual(11);
+    expect(counts[1]).toBeGreaterThanOrEqual(10 - 4);
+    expect(counts[1]).toBeLessThanOrEqual(10 - 4 + 1);
+    expect(counts[2]).toBeGreaterThanOrEqual(10 - 4 - 1 - 4);
+    expect(counts[2]).toBeLessThanOrEqual(10 - 4 - 1 - 4 + 1);
+    // An upload refused by the limit stores nothing and says so the same way.
+    const refusedUpload = await send('map/upload', updater.key, updater.ip, { file_type: 'geojson', visibility: 'private', title: 'Refused' }, JSON.stringify(featureCollection(2)));
+    expectRateLimited(refusedUpload, /with this API key/);
+    expect(await service.db('maps').where({ title: 'Refused' }).count('* as n').first()).toMatchObject({ n: 0 });
+  });
+
+  it('charges map/get by the size of the map it reads', async () => {
+    const ip = newAddress();
+    const owner = await service.newUser();
+    // 22,000 points: 2–3 MB of GeoJSON, so map/get costs 1 + 3 × 2 = 7 of a key's 10.
+    const large = await send('map/upload', owner.key, ip, { file_type: 'geojson', visibility: 'public' }, JSON.stringify(featureCollection(22_000)));
+    const small = await send('map/upload', owner.key, newAddress(), { file_type: 'geojson', visibility: 'public' }, JSON.stringify(featureCollection(3)));
+    expect([large.body.error, small.body.error]).toEqual([undefined, undefined]);
+    const { content_bytes: bytes } = (await service.db('maps').where({ id: large.body.id }).select('content_bytes').first()) as { content_bytes: number };
+    expect(bytes).toBeGreaterThanOrEqual(2 * MB);
+    expect(bytes).toBeLessThan(3 * MB);
+    const largeCost = 1 + LIMITS.mbWeight * Math.floor(bytes / MB);
+
+    const readers = [await service.newUser(), await service.newUser()];
+    const readAddress = newAddress();
+    const read = async (key: string, mapId: unknown) => {
+      const answer = await call('map/get', key, readAddress, { map_id: mapId });
+      expect(answer.body.id).toBe(mapId);
+    };
+    await read(readers[0]!.key, small.body.id);
+    await read(readers[1]!.key, large.body.id);
+    // Read again at once: the call's 1 is taken, the rest of the map's cost is not there (refused
+    // once its size is known, before any of it is read), and the wait is for that cost.
+    const refused = await call('map/get', readers[1]!.key, readAddress, { map_id: large.body.id });
+    const left = 10 - largeCost - 1; // after the first read and this call's 1
+    // The rest of the cost comes back at one token every 2 s (less what came back meanwhile).
+    expect(expectRateLimited(refused, /with this API key/)).toBeGreaterThanOrEqual((largeCost - 1 - left) * 2 - 1);
+    const afterSmall = (await passesUntilRefused(() => call('map/list', readers[0]!.key, readAddress))).passed;
+    const afterLarge = (await passesUntilRefused(() => call('map/list', readers[1]!.key, readAddress))).passed;
+    expect(afterSmall).toBeGreaterThanOrEqual(10 - 1);
+    expect(afterSmall).toBeLessThanOrEqual(10 - 1 + 1);
+    expect(afterLarge).toBeGreaterThanOrEqual(10 - largeCost - 1);
+    expect(afterLarge).toBeLessThanOrEqual(10 - largeCost - 1 + 1);
+  });
+});
+
+describe('per client address', () => {
+  it('limits every request of an address (API without a key, pages, log-in posts, files), answers a page with a page, and leaves other addresses and the health check alone', async () => {
+    const ip = newAddress();
+    const { passed, refusal } = await passesUntilRefused(() => request(service.url, '/api/1/map/list', { ip }));
+    expect(passed).toBeGreaterThanOrEqual(40);
+    expect(passed).toBeLessThanOrEqual(41);
+    expectRateLimited(refusal, /from this address/);
+
+    // A browser's page: a page saying how long to wait, with the status and header.
+    const page = await request(service.url, '/login', { ip, method: 'GET', headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect(page.status).toBe(429);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.text).toContain('<h1>Too many requests</h1>');
+    expect(page.text).toMatch(/please try again in \d+ seconds?\./);
+    expect(Number(page.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Log-in attempts count too (the form's own limits come after these).
+    const login = await request(service.url, '/login', {
+      ip,
+      headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
+      body: 'login=someone&password=guess',
+    });
+    expect([login.status, login.text.includes('Too many requests')]).toEqual([429, true]);
+    // A file or a script's request: JSON.
+    expectRateLimited(await request(service.url, '/basemaps/classic/style.json', { ip, method: 'GET' }), /from this address/);
+    // A valid key does not lift its address's limit.
+    const { key } = await service.newUser();
+    expectRateLimited(await call('map/list', key, ip), /from this address/);
+
+    expect((await request(service.url, '/healthz', { ip, method: 'GET' })).status).toBe(200);
+    expect((await request(service.url, '/login', { ip: newAddress(), method: 'GET', headers: { accept: 'text/html' } })).status).toBe(200);
+    expect((await request(service.url, '/api/1/map/list', { ip: newAddress() })).body.error_code).toBe('missing_api_key');
+  });
+
+  it("charges the editor's file posts (Import, photos, icons) the file weight from the address", async () => {
+    const ip = newAddress();
+    // Refused for want of a session, but counted first: 40 tokens are 10 such posts.
+    const { passed, refusal } = await passesUntilRefused(async () => {
+      const answer = await request(service.url, '/maps/1/images', { ip, headers: { accept: 'application/json' }, body: 'x' });
+      return answer.status === 429 ? answer : { ...answer, status: 200 };
+    });
+    expect(passed).toBe(40 / LIMITS.fileWeight);
+    expectRateLimited(refusal, /from this address/);
+  });
+
+  it('believes X-Forwarded-For only when told to (TRUST_PROXY): otherwise every made-up address shares the bucket of the connection', async () => {
+    const direct = await startTestService({ worker: false, config: { rateLimits: { ...LIMITS, perIp: { burst: 5, perMinute: 6 } }, trustProxy: false } });
+    try {
+      const { passed, refusal } = await passesUntilRefused(() => request(direct.url, '/api/1/map/list', { ip: newAddress() }));
+      expect(passed).toBe(5);
+      expectRateLimited(refusal, /from this address/);
+    } finally {
+      await direct.stop();
+    }
+  });
+});
+
+describe.skipIf(inject('databaseUrl') === null)('buckets in PostgreSQL (RATE_LIMIT_STORE=postgres)', () => {
+  it('are shared by two API processes: what a key spent on one is gone on the other', async () => {
+    const shared: RateLimits = { ...LIMITS, store: 'postgres' };
+    const one = await startTestService({ worker: false, config: { rateLimits: shared } });
+    const two = await startTestService({ worker: false, config: { rateLimits: shared } });
+    try {
+      const { key } = await one.newUser();
+      const ip = newAddress();
+      for (let i = 0; i < 6; i++) expect((await request(one.url, '/api/1/map/list', { key, ip })).status).toBe(200);
+      const { passed, refusal } = await passesUntilRefused(() => request(two.url, '/api/1/map/list', { key, ip }));
+      expect(passed).toBeGreaterThanOrEqual(4);
+      expect(passed).toBeLessThanOrEqual(5);
+      expectRateLimited(refusal, /with this API key/);
+      expect((await request(one.url, '/api/1/map/list', { key, ip })).body.error_code).toBe('rate_limited');
+    } finally {
+      await one.stop();
+      await two.stop();
+    }
+  });
+});
