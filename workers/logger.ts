@@ -53,6 +53,8 @@ function write(level: LogLevel, message: string, meta?: LogMetadata): void {
   let pinoLevel = LEVELS[level] ?? 'info';
   // The SDK's own info lines (a workflow bundle built, with webpack's report; worker state changes) are debug here.
   if (pinoLevel === 'info' && !OUR_CODE.has(String(meta?.sdkComponent))) pinoLevel = 'debug';
+  // The media and render queues' workers run activities only: by design, not a warning.
+  if (message === 'No workflows registered, not polling for workflow tasks') pinoLevel = 'debug';
   const refusedInput = message === 'Workflow failed' && badInput(meta?.error);
   if (refusedInput) pinoLevel = 'debug';
   if (!log.isLevelEnabled(pinoLevel)) return;
