@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { decodedBody } from '../../api/requestBody.js';
 
 /** Serves one request: waits `delayMs` (as authentication does), then reads the body; resolves with how reading it ended. */
-function serveOne(delayMs: number, encoding?: string): Promise<{ server: http.Server; outcome: Promise<string> }> {
+function serveOne(delayMs: number): Promise<{ server: http.Server; outcome: Promise<string> }> {
   return new Promise((resolveServer) => {
     let settle: (outcome: string) => void;
     const outcome = new Promise<string>((resolve) => (settle = resolve));
@@ -29,7 +29,7 @@ function serveOne(delayMs: number, encoding?: string): Promise<{ server: http.Se
 describe('a request body whose client went away before it was read', () => {
   for (const encoding of [undefined, 'gzip']) {
     it(`fails at once${encoding ? ` (Content-Encoding: ${encoding})` : ''}`, async () => {
-      const { server, outcome } = await serveOne(200, encoding);
+      const { server, outcome } = await serveOne(200);
       const { port } = server.address() as net.AddressInfo;
       const socket = net.connect(port, '127.0.0.1', () => {
         socket.write(`POST /api/1/map/append HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n${encoding ? `Content-Encoding: ${encoding}\r\n` : ''}\r\n${'x'.repeat(1000)}`);
