@@ -3,7 +3,8 @@
 // an import passes — mid-parse, after the parsed file is staged, inside the database transaction,
 // after the commit — and a new worker takes over; the upload then completes exactly once (one map,
 // each feature once) or fails with a clear error, and after the orphan sweep no request file is
-// left.
+// left. Then the import's database connection is ended (pg_terminate_backend) in the middle of
+// its transaction: the write is retried, nothing partial is kept, and the worker stays up.
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { FAULT_POINTS, type FaultPointName } from '../../activities/faultPoints.js';
 import { pointsFile, sendFile } from '../support/apiRequests.js';
@@ -87,4 +88,33 @@ describe.skipIf(!postgresBinDir())('imports interrupted in the worker process', 
       expect(requestFiles(deployment.blobDir)).toEqual([]);
     });
   }
+
+  it('pg_terminate_backend on the import connection mid-transaction: retried, nothing partial, the worker stays up', async () => {
+    onTestFailed(() => console.error(deployment.output()));
+    const { key, userId } = await deployment.newUser();
+    const worker = await startWorker('worker (stalls in the transaction)', { FAULT_POINT: 'in-transaction', FAULT_ACTION: 'hang', FAULT_HANG_SECONDS: '5' });
+    const answer = sendFile(api.url, 'map/upload', key, { file_type: 'geojson', visibility: 'private', title: 'terminated' }, pointsFile('terminated', POINTS));
+    await worker.child.waitForOutput(/fault point "in-transaction" reached/, 120_000);
+    // The import's connection is the one copying feature rows in (it waits there for the rest).
+    const { rows } = await deployment.db.raw(
+      "select pid, pg_terminate_backend(pid) as ended from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and query ilike 'copy map_features%'",
+    );
+    expect(rows).toEqual([{ pid: expect.any(Number), ended: true }]);
+
+    const result = await answer;
+    expect(result).toMatchObject({ title: 'terminated', import: { features: POINTS } });
+    const maps = await mapsOf(userId);
+    expect(maps.map((map) => map.id)).toEqual([result.id]);
+    expect(duplicated(maps[0]!.titles)).toEqual([]);
+    expect(maps[0]!.titles.size).toBe(POINTS);
+    expect(await mapCounts(deployment.db, result.id)).toEqual({ featureCount: POINTS, rows: POINTS });
+    // Nothing of the ended transaction was kept: no feature rows without their map.
+    expect(await deployment.db('map_features').whereNotIn('map_id', deployment.db('maps').select('id')).count('* as n').first()).toEqual({ n: 0 });
+    // The worker lived through it and goes on working.
+    expect(worker.child.exitStatus()).toBeNull();
+    const appended = await sendFile(api.url, 'map/append', key, { map_id: result.id, file_type: 'geojson' }, pointsFile('after', 10));
+    expect(appended).toMatchObject({ id: result.id, import: { features: 10 } });
+    expect(await mapCounts(deployment.db, result.id)).toEqual({ featureCount: POINTS + 10, rows: POINTS + 10 });
+    expect(requestFiles(deployment.blobDir)).toEqual([]);
+  });
 });
