@@ -25,6 +25,10 @@ export interface RetryPlan {
   pauseMs?: number;
   /** How long an attempt may last before the client gives it up (default 3 minutes). */
   attemptTimeoutMs?: number;
+  /** Which answers are tried again (default: service_unavailable and server_busy). */
+  tryAgain?: (answer: Answer) => boolean;
+  /** Called with each failed attempt's answer or error (a test may judge them). */
+  onFailure?: (failure: Answer | Error) => void;
 }
 
 /** Sends until an answer that is not "try again" comes back; a transport failure or give-up is retried. HTTP errors other than 200 are thrown at once (never expected). */
@@ -36,10 +40,12 @@ export async function sendWithRetries(plan: RetryPlan, send: (url: string, signa
     const timeout = n === 0 && plan.giveUpFirstAfterMs !== undefined ? plan.giveUpFirstAfterMs : (plan.attemptTimeoutMs ?? 180_000);
     try {
       const answer = await send(url, AbortSignal.timeout(timeout));
-      if (!TRY_AGAIN.has(answer.error_code)) return { answer, sent: n + 1 };
+      if (!(plan.tryAgain ?? ((a: Answer) => TRY_AGAIN.has(a.error_code)))(answer)) return { answer, sent: n + 1 };
+      plan.onFailure?.(answer);
       last = `${answer.error_code}: ${answer.error}`;
     } catch (error) {
       if (/^HTTP \d+/.test((error as Error).message)) throw error;
+      plan.onFailure?.(error as Error);
       last = error;
     }
     if (plan.pauseMs) await new Promise((resolve) => setTimeout(resolve, plan.pauseMs));

@@ -1,0 +1,81 @@
+// Parts of the service restarted or killed under load (README "Tests"; issue 14): PostgreSQL
+// restarted (an immediate shutdown: a crash) during a burst of appends; clients send each failed
+// append again with its Idempotency-Key. Every append answered is in the map exactly once, every
+// append is answered in the end, and the API answers again within seconds.
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { callApi, sendFile, type Answer } from '../support/apiRequests.js';
+import { appendBurst, until, type BurstAppend } from '../support/appendBurst.js';
+import { startDeployment, type Deployment } from '../support/deployment.js';
+import { postgresBinDir } from '../support/privatePostgres.js';
+import type { ApiProcess, WorkerProcess } from '../support/serviceProcesses.js';
+import { duplicated, mapCounts, titleCounts } from '../support/serviceState.js';
+
+const FEATURES_PER_APPEND = 3;
+
+/** The kinds of failed attempts, for the log. */
+const kindsOf = (failures: (Answer | Error)[]): string =>
+  [...new Set(failures.map((failure) => (failure instanceof Error ? failure.message : failure.error_code)))].join(', ') || 'none';
+
+describe.skipIf(!postgresBinDir())('parts of the service restarted under load', () => {
+  let deployment: Deployment;
+  let api: ApiProcess;
+  let worker: WorkerProcess;
+
+  beforeAll(async () => {
+    deployment = await startDeployment();
+    [api, worker] = await Promise.all([deployment.startApi('api'), deployment.startWorker('worker')]);
+  });
+  afterAll(async () => {
+    await deployment?.stop();
+  });
+
+  /** A new user's new empty map. */
+  const emptyMap = async (key: string): Promise<number> => {
+    const map = await sendFile(api.url, 'map/upload', key, { file_type: 'empty', visibility: 'private' });
+    expect(map.error).toBeUndefined();
+    return map.id as number;
+  };
+
+  /** Every append answered with its features, and each feature in the map exactly once. */
+  const expectEachAppendOnce = async (mapId: number, appends: BurstAppend[]) => {
+    for (const { key, answer } of appends) expect(answer, key).toMatchObject({ id: mapId, import: { features: FEATURES_PER_APPEND } });
+    const titles = await titleCounts(deployment.db, mapId);
+    expect(duplicated(titles)).toEqual([]);
+    const expected = appends.flatMap(({ key }) => Array.from({ length: FEATURES_PER_APPEND }, (_, i) => `${key} #${i}`));
+    expect([...titles.keys()].sort()).toEqual(expected.sort());
+    expect(await mapCounts(deployment.db, mapId)).toEqual({ featureCount: expected.length, rows: expected.length });
+  };
+
+  it('PostgreSQL restarted during a burst of appends: each append once, the API answers again within seconds', async () => {
+    onTestFailed(() => console.error(deployment.output()));
+    const { key } = await deployment.newUser();
+    const mapId = await emptyMap(key);
+    let answered = 0;
+    const burst = appendBurst({ urls: [api.url], key, mapId, prefix: 'pg', clients: 10, appendsPerClient: 15, featuresPerAppend: FEATURES_PER_APPEND, onAnswered: (n) => (answered = n) });
+    await until(() => answered >= 20);
+    await deployment.postgres.stop('immediate');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await deployment.postgres.start();
+    const upAt = Date.now();
+    // The API answers again (its pool drops the connections the restart ended).
+    let back: Answer | undefined;
+    while (!back && Date.now() - upAt < 30_000) {
+      const answer = await callApi(api.url, 'map/list', key, {}).catch((error: Error) => ({ error: error.message }));
+      if (answer.error === undefined) back = answer;
+      else await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const recoveredMs = Date.now() - upAt;
+    const appends = await burst;
+    const failures = appends.flatMap((append) => append.failures);
+    console.log(`PostgreSQL restart: the API answered again ${recoveredMs} ms after the server was up; ${failures.length} attempts failed meanwhile (${kindsOf(failures)})`);
+
+    expect(back, 'map/list after the restart').toBeDefined();
+    expect(recoveredMs).toBeLessThan(10_000);
+    expect(failures.length, 'the restart fell inside the burst').toBeGreaterThan(0);
+    // Failed attempts were the API's JSON answer "try again" (no lost connection, no 500, no internal error).
+    expect(failures.filter((failure) => failure instanceof Error || failure.error_code !== 'service_unavailable')).toEqual([]);
+    expect(api.child.exitStatus()).toBeNull();
+    expect(worker.child.exitStatus()).toBeNull();
+    await expectEachAppendOnce(mapId, appends);
+  });
+});
