@@ -1,7 +1,8 @@
 // Parts of the service restarted or killed under load (README "Tests"; issue 14): PostgreSQL
-// restarted (an immediate shutdown: a crash) during a burst of appends; clients send each failed
-// append again with its Idempotency-Key. Every append answered is in the map exactly once, every
-// append is answered in the end, and the API answers again within seconds.
+// restarted (an immediate shutdown: a crash) during a burst of appends, then the Temporal server
+// killed and started again on its SQLite file during another; clients send each failed append
+// again with its Idempotency-Key. Every append answered is in the map exactly once, every append is
+// answered in the end, and the API answers again within seconds.
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { callApi, sendFile, type Answer } from '../support/apiRequests.js';
 import { appendBurst, until, type BurstAppend } from '../support/appendBurst.js';
@@ -77,5 +78,38 @@ describe.skipIf(!postgresBinDir())('parts of the service restarted under load', 
     expect(api.child.exitStatus()).toBeNull();
     expect(worker.child.exitStatus()).toBeNull();
     await expectEachAppendOnce(mapId, appends);
+  });
+
+  it('the Temporal server restarted on its SQLite file during a burst: each append once, all answered', async () => {
+    onTestFailed(() => console.error(deployment.output()));
+    const { key, userId } = await deployment.newUser();
+    const mapId = await emptyMap(key);
+    let answered = 0;
+    const burst = appendBurst({ urls: [api.url], key, mapId, prefix: 'tp', clients: 10, appendsPerClient: 15, featuresPerAppend: FEATURES_PER_APPEND, onAnswered: (n) => (answered = n) });
+    await until(() => answered >= 20);
+    const stoppedAt = Date.now();
+    await deployment.temporal.stop('kill');
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await deployment.temporal.start();
+    const startedAt = Date.now();
+    const appends = await burst;
+    const failures = appends.flatMap((append) => append.failures);
+    const across = appends.filter((append) => append.sentAt < stoppedAt && append.answeredAt > startedAt);
+    console.log(`Temporal restart: ${across.length} appends were in flight across it; ${failures.length} attempts failed (${kindsOf(failures)})`);
+
+    expect(across.length, 'appends in flight across the restart').toBeGreaterThan(0);
+    // The API waited for the server (the client retries) or said to try again; it stayed up.
+    expect(failures.filter((failure) => failure instanceof Error || failure.error_code !== 'service_unavailable')).toEqual([]);
+    expect(api.child.exitStatus()).toBeNull();
+    expect(worker.child.exitStatus()).toBeNull();
+    await expectEachAppendOnce(mapId, appends);
+    // Temporal has each append's job, completed once (a job ended unstarted may have run again under its key).
+    const completed = new Map<string, number>();
+    for await (const execution of deployment.client.workflow.list({ query: "WorkflowType = 'appendMap'" })) {
+      if (execution.status.name === 'COMPLETED' && execution.workflowId.startsWith(`append:${userId}:`)) completed.set(execution.workflowId, (completed.get(execution.workflowId) ?? 0) + 1);
+    }
+    const expected = appends.map(({ key: appendKey }) => `append:${userId}:${appendKey}`).sort();
+    expect([...completed.keys()].sort()).toEqual(expected);
+    expect([...completed.values()].every((n) => n === 1)).toBe(true);
   });
 });
