@@ -2,9 +2,11 @@
 // restarted (an immediate shutdown: a crash) during a burst of appends, then the Temporal server
 // killed and started again on its SQLite file during another; clients send each failed append
 // again with its Idempotency-Key. Every append answered is in the map exactly once, every append is
-// answered in the end, and the API answers again within seconds.
+// answered in the end, and the API answers again within seconds. Then API processes killed right
+// after they answered: what they acknowledged is in the database (the answer comes after the commit).
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { callApi, sendFile, type Answer } from '../support/apiRequests.js';
+import { callApi, pointsFile, sendFile, type Answer } from '../support/apiRequests.js';
 import { appendBurst, until, type BurstAppend } from '../support/appendBurst.js';
 import { startDeployment, type Deployment } from '../support/deployment.js';
 import { postgresBinDir } from '../support/privatePostgres.js';
@@ -111,5 +113,57 @@ describe.skipIf(!postgresBinDir())('parts of the service restarted under load', 
     const expected = appends.map(({ key: appendKey }) => `append:${userId}:${appendKey}`).sort();
     expect([...completed.keys()].sort()).toEqual(expected);
     expect([...completed.values()].every((n) => n === 1)).toBe(true);
+  });
+
+  it('an API process killed right after it answered: what it acknowledged is stored', async () => {
+    onTestFailed(() => console.error(deployment.output()));
+    const { key, userId } = await deployment.newUser();
+    const mapId = await emptyMap(key);
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } }).png().toBuffer();
+    const requests: { op: string; args: object; body: string | Uint8Array; check: (answer: Answer) => Promise<void> }[] = [
+      {
+        op: 'map/upload',
+        args: { file_type: 'geojson', visibility: 'private', title: 'Uploaded' },
+        body: pointsFile('uploaded', 500),
+        check: async (answer) => expect(await mapCounts(deployment.db, answer.id)).toEqual({ featureCount: 500, rows: 500 }),
+      },
+      {
+        op: 'map/append',
+        args: { map_id: mapId, file_type: 'geojson' },
+        body: pointsFile('appended', 500),
+        check: async () => expect((await titleCounts(deployment.db, mapId)).size).toBe(500),
+      },
+      {
+        op: 'map/update',
+        args: { map_id: mapId, title: 'Renamed' },
+        body: JSON.stringify({ map_id: mapId, title: 'Renamed' }),
+        check: async () => expect(await deployment.db('maps').where({ id: mapId }).first('title')).toEqual({ title: 'Renamed' }),
+      },
+      {
+        op: 'image/upload',
+        args: { file_type: 'png' },
+        body: png,
+        check: async (answer) => expect(await deployment.db('images').where({ id: answer.image_id, owner_id: userId }).first('id')).toEqual({ id: answer.image_id }),
+      },
+    ];
+    for (const { op, args, body, check } of requests) {
+      const doomed = await deployment.startApi(`api (killed after answering ${op})`);
+      const json = op === 'map/update';
+      const response = await fetch(`${doomed.url}/api/1/${op}`, {
+        method: 'POST',
+        headers: { authorization: `Token ${key}`, ...(json ? { 'content-type': 'application/json' } : { 'service-api-arg': JSON.stringify(args) }) },
+        body: body as string | Uint8Array<ArrayBuffer>,
+      });
+      // kill -9 the moment the answer's head arrives, before its body is even read.
+      process.kill(doomed.child.pid, 'SIGKILL');
+      const answer = JSON.parse(await response.text()) as Answer;
+      expect(answer.error, op).toBeUndefined();
+      expect(await doomed.child.exited).toEqual({ code: null, signal: 'SIGKILL' });
+      await check(answer);
+    }
+    // And the other API process serves it all.
+    const map = await callApi(api.url, 'map/get', key, { map_id: mapId });
+    expect(map).toMatchObject({ title: 'Renamed' });
+    expect(map.geojson.features).toHaveLength(500);
   });
 });
