@@ -3,10 +3,13 @@
 // an import passes — mid-parse, after the parsed file is staged, inside the database transaction,
 // after the commit — and a new worker takes over; the upload then completes exactly once (one map,
 // each feature once) or fails with a clear error, and after the orphan sweep no request file is
-// left. Then the import's database connection is ended (pg_terminate_backend) in the middle of
-// its transaction: the write is retried, nothing partial is kept, and the worker stays up.
+// left. An append is killed at the two write points too (its write is a transaction of its own).
+// Then the import's database connection is ended (pg_terminate_backend) in the middle of its
+// transaction: the write is retried, nothing partial is kept, and the worker stays up.
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { FAULT_POINTS, type FaultPointName } from '../../activities/faultPoints.js';
+import { insertMap } from '../../db/maps.js';
+import { emptyMapContent } from '../../lib/formats/documentContent.js';
 import { pointsFile, sendFile } from '../support/apiRequests.js';
 import { killAllChildren } from '../support/childProcesses.js';
 import { startDeployment, type Deployment } from '../support/deployment.js';
@@ -54,14 +57,21 @@ describe.skipIf(!postgresBinDir())('imports interrupted in the worker process', 
     return Promise.all(maps.map(async ({ id }) => ({ id: Number(id), titles: await titleCounts(deployment.db, Number(id)) })));
   };
 
-  for (const point of FAULT_POINTS) {
-    it(`kill -9 at ${point}: a new worker completes the upload once, and the sweep leaves no file`, async () => {
+  /** Every point during an upload; the write points during an append too (its write is another transaction). */
+  const cases: { point: FaultPointName; op: 'map/upload' | 'map/append' }[] = [
+    ...FAULT_POINTS.map((point) => ({ point, op: 'map/upload' as const })),
+    { point: 'in-transaction', op: 'map/append' },
+    { point: 'after-commit', op: 'map/append' },
+  ];
+
+  for (const { point, op } of cases) {
+    it(`${op} with its worker killed at ${point}: a new worker completes it once, and the sweep leaves no file`, async () => {
       onTestFailed(() => console.error(deployment.output()));
       const { key, userId } = await deployment.newUser();
+      const target = op === 'map/append' ? await insertMap(deployment.db, { ownerId: userId, shortNameBase: 'target', title: 'Target', description: '', basemap: 'classic', visibility: 'private', content: emptyMapContent() }) : undefined;
       const doomed = await startWorker(`worker (dies at ${point})`, { FAULT_POINT: point, FAULT_ACTION: 'exit' });
-      const answer = sendFile(api.url, 'map/upload', key, { file_type: 'geojson', visibility: 'private', title: point }, pointsFile(point, POINTS), {
-        idempotencyKey: `kill-${point}`,
-      });
+      const args = target ? { map_id: target.id, file_type: 'geojson' } : { file_type: 'geojson', visibility: 'private', title: point };
+      const answer = sendFile(api.url, op, key, args, pointsFile(point, POINTS), { idempotencyKey: `kill-${point}` });
       await doomed.child.waitForOutput(new RegExp(`fault point "${point}" reached`), 120_000);
       expect(await doomed.child.exited).toEqual({ code: null, signal: 'SIGKILL' });
       await startWorker('worker (takes over)');
@@ -71,10 +81,11 @@ describe.skipIf(!postgresBinDir())('imports interrupted in the worker process', 
       if (result.error) {
         // A failure must say what happened, and leave nothing behind.
         expect(result.error_code).toMatch(/^(processing_timeout|service_unavailable)$/);
-        expect(maps).toEqual([]);
+        expect(maps.map((map) => map.titles.size)).toEqual(target ? [0] : []);
       } else {
-        expect(result).toMatchObject({ title: point, import: { features: POINTS } });
+        expect(result).toMatchObject({ import: { features: POINTS } });
         expect(maps.map((map) => map.id)).toEqual([result.id]);
+        if (target) expect(result.id).toBe(target.id);
         expect(duplicated(maps[0]!.titles)).toEqual([]);
         expect(maps[0]!.titles.size).toBe(POINTS);
         expect(await mapCounts(deployment.db, result.id)).toEqual({ featureCount: POINTS, rows: POINTS });
