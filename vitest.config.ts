@@ -4,16 +4,19 @@ export default defineConfig({
   test: {
     // The Temporal SDK's native bridge is stable in forked processes (not worker threads).
     pool: 'forks',
-    globalSetup: ['test/setup/global.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Two cores: integration files each run a worker; two at a time keeps them responsive.
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: 'server', include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'], sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'server', globalSetup: ['test/setup/global.ts'], include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'], sequence: { groupOrder: 0 } } },
       // The browser tests after the rest: Chromium drawing WebGL in software takes a core, which
       // the timing and memory checks of the integration tests must not share.
-      { extends: true, test: { name: 'browser', include: ['test/e2e/**/*.test.ts'], sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'browser', globalSetup: ['test/setup/global.ts'], include: ['test/e2e/**/*.test.ts'], sequence: { groupOrder: 1 } } },
+      // Last, one file at a time: each starts its own PostgreSQL cluster, Temporal server and API and
+      // worker processes (test/support/deployment.ts), and kills or restarts them; the shared
+      // server and database of test/setup/global.ts are not needed.
+      { extends: true, test: { name: 'faults', include: ['test/faults/**/*.test.ts'], sequence: { groupOrder: 2 }, fileParallelism: false, testTimeout: 300_000, hookTimeout: 300_000 } },
     ],
   },
 });

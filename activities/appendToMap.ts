@@ -17,6 +17,7 @@ import type { AppendParsedInput, AppendParsedResult } from '../lib/jobContracts.
 import { summaryOf } from '../lib/mapSummary.js';
 import type { ActivityDeps } from './deps.js';
 import { failingOnBadInput } from './failures.js';
+import { faultAfterLines, faultPoint } from './faultPoints.js';
 
 /** The file's rows placed into the map, as lines; counts the bytes of their texts and the largest id. */
 function placedLines(source: DocumentFileSource, file: DocumentFile, plan: AppendPlan) {
@@ -59,17 +60,18 @@ export function makeAppendToMap({ db, blobs }: ActivityDeps) {
             // The features keep their ids (1, 2, 3 …) and groups: they go in as the parser wrote them.
             return {
               ...common,
-              lines: rowLineBytes(blobs, file),
+              lines: faultAfterLines(rowLineBytes(blobs, file)),
               written: () => ({ featureBytes: parsed.featureBytes, nextFeatureId: parsed.maxFeatureId + 1 }),
             };
           }
           const placed = placedLines(blobs, file, plan);
-          return { ...common, lines: placed.lines, written: () => ({ featureBytes: placed.written.featureBytes, nextFeatureId: placed.written.maxId + 1 }) };
+          return { ...common, lines: faultAfterLines(placed.lines), written: () => ({ featureBytes: placed.written.featureBytes, nextFeatureId: placed.written.maxId + 1 }) };
         },
         checkSize: checkMapBytes,
         deadline: input.deadline,
       });
       if (!outcome) throw new AppError('map_not_found', `There is no map with the id ${input.mapId}.`);
+      await faultPoint('after-commit');
       return { map: summaryOf(outcome.record), added: outcome.added };
     });
   };

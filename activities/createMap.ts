@@ -13,6 +13,7 @@ import { shortNameBase } from '../lib/shortName.js';
 import { summaryOf } from '../lib/mapSummary.js';
 import type { ActivityDeps } from './deps.js';
 import { failingOnBadInput } from './failures.js';
+import { faultAfterLines, faultPoint } from './faultPoints.js';
 
 export function makeCreateMap({ db, blobs }: ActivityDeps) {
   return async function createMap(input: CreateMapInput): Promise<MapSummaryData> {
@@ -29,7 +30,7 @@ export function makeCreateMap({ db, blobs }: ActivityDeps) {
         checkMapBytes(documentBytes(head, parsed.featureBytes, parsed.features));
         content = {
           head: JSON.stringify(head),
-          lines: () => rowLineBytes(blobs, file),
+          lines: () => faultAfterLines(rowLineBytes(blobs, file)),
           featureCount: parsed.features,
           featureBytes: parsed.featureBytes,
           nextFeatureId: parsed.maxFeatureId + 1,
@@ -50,6 +51,7 @@ export function makeCreateMap({ db, blobs }: ActivityDeps) {
         requestId: input.requestId,
         deadline: input.deadline,
       });
+      await faultPoint('after-commit');
       return summaryOf(record);
     });
   };

@@ -12,6 +12,7 @@ import type { MediaRefs } from '../lib/maps.js';
 import { REQUEST_PREFIXES } from '../lib/blobs/blobStore.js';
 import type { ActivityDeps } from './deps.js';
 import { failingOnBadInput } from './failures.js';
+import { faultPoint } from './faultPoints.js';
 import type { ParserPool } from './parserPool.js';
 import { storeImportMedia } from './storeImportMedia.js';
 
@@ -33,6 +34,7 @@ export function makeParseFile(deps: ActivityDeps, parsers: ParserPool) {
           context.cancellationSignal,
         );
         let file: DocumentFile = { key: (await blobs.adoptFile(REQUEST_PREFIXES.parsed, outputFile)).key, rowBytes: parsed.rowBytes };
+        await faultPoint('after-staging');
         let featureBytes = parsed.featureBytes;
         let { skipped, references } = parsed;
         if (parsed.media.length > 0 || parsed.imageIds.length > 0) {

@@ -6,6 +6,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { AppError } from '../lib/errors.js';
+import { faultingSink } from './faultPoints.js';
 import { PARSERS } from '../lib/formats/index.js';
 import { FeatureFileWriter } from '../lib/formats/documentFile.js';
 import { guessFormat } from '../lib/formats/guessFormat.js';
@@ -82,7 +83,7 @@ async function parse({ fileType, inputFile, outputFile, options }: ParserTask): 
     const input = fileInput(inputFile);
     const format = fileType === 'guess' ? await guessFormat(input) : undefined;
     const parser = PARSERS[format === undefined ? (fileType as ImportFileType) : GUESSED_FORMAT_FILE_TYPES[format]];
-    const { document, skipped, media, name } = await parser(input, { ...options, sink: writer });
+    const { document, skipped, media, name } = await parser(input, { ...options, sink: faultingSink(writer) });
     const { features: _none, ...head } = document;
     const { rowBytes, featureBytes } = writer.finish(head);
     return {

@@ -66,6 +66,9 @@ export function decodedBody(ctx: Context): Readable {
     decoder.once('error', () => out.destroy(new BodyEncodingError(encoding)));
     pipeline(decoder, out, () => {});
   }
+  // A client gone before the body is read (while the key and arguments were checked): its events
+  // have passed, and the piped body would never end.
+  if (req.readableAborted) interrupted();
   return out;
 }
 

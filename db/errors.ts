@@ -40,11 +40,30 @@ export class DatabaseBusy extends Error {
   }
 }
 
+/**
+ * The database cannot be reached or dropped the connection (a restart, a failover, an ended
+ * backend): nothing about the request, which may be sent again in a moment.
+ */
+export class DatabaseUnavailable extends Error {
+  override name = 'DatabaseUnavailable';
+  constructor(detail: string) {
+    super(`the database cannot be reached (${detail})`);
+  }
+}
+
+/** Socket errors of a connection to the server, and pg's own words for a connection that was closed. */
+const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+const CONNECTION_LOST = /Connection terminated|Connection ended unexpectedly|is not queryable/;
+
 export function translateDbError(error: unknown): unknown {
-  if (error instanceof UniqueViolation || error instanceof DataRefused || error instanceof TimeLimitReached) return error;
+  if (error instanceof UniqueViolation || error instanceof DataRefused || error instanceof TimeLimitReached || error instanceof DatabaseUnavailable) return error;
   const e = error as { code?: string; constraint?: string; message?: string; name?: string };
   if (e?.name === 'KnexTimeoutError') return new DatabaseBusy();
   const code = typeof e?.code === 'string' ? e.code : '';
+  // Class 08: connection exceptions; 57P01-57P03: the server shut down or is starting up.
+  if (CONNECTION_ERRNOS.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code) || CONNECTION_LOST.test(e?.message ?? '')) {
+    return new DatabaseUnavailable(code || (e?.message ?? '').split(' - ').pop()!.slice(0, 200));
+  }
   if (code === '23505') {
     // PGlite does not always fill `constraint`; its message names it in quotes.
     const constraint = e.constraint ?? /"([^"]+)"/.exec(e.message ?? '')?.[1] ?? 'unknown';

@@ -31,7 +31,7 @@ export const ERROR_CODES = {
   file_too_complex: 'The file needs more memory to process than one import may use.',
   feature_too_large: 'One item of the file would be larger than a map item may be (32 MB of GeoJSON text).',
   processing_timeout: 'Processing the file took longer than the time limit.',
-  service_unavailable: 'A component the service needs (the job server or its workers) cannot be reached.',
+  service_unavailable: 'A component the service needs (the database, the job server or its workers) cannot be reached.',
   server_busy: 'The service is busy with other large requests; retry in a few seconds.',
   internal_error: 'Something failed inside the service; the request can be retried.',
   // Imports (lib/formats/):

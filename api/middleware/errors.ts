@@ -2,7 +2,7 @@
 // (rate_limited also carries a Retry-After header and `retry_after`).
 // Nothing else (stack traces, SQL, paths) ever reaches a client.
 import type { Middleware } from 'koa';
-import { DataRefused, DatabaseBusy, MediaNotLinkable, translateDbError } from '../../db/errors.js';
+import { DataRefused, DatabaseBusy, DatabaseUnavailable, MediaNotLinkable, translateDbError } from '../../db/errors.js';
 import { AppError } from '../../lib/errors.js';
 import { mapTooLarge } from '../../lib/geojson/sizeLimits.js';
 import { mediaNotLinkable } from '../../lib/media/errors.js';
@@ -20,6 +20,9 @@ export function asAppError(caught: unknown): AppError | undefined {
   const error = translateDbError(caught);
   if (error instanceof DatabaseBusy) {
     return new AppError('server_busy', 'The service is busy right now; please try again in a few seconds.');
+  }
+  if (error instanceof DatabaseUnavailable) {
+    return new AppError('service_unavailable', 'The database cannot be reached right now; please try again in a minute.');
   }
   if (error instanceof MediaNotLinkable) return mediaNotLinkable(error.kind, error.mediaId);
   if (error instanceof DataRefused) {

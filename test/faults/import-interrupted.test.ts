@@ -1,0 +1,131 @@
+// Imports interrupted in the worker process (README "Tests"; issue 14): the worker running a
+// map upload is killed (kill -9, by the fault points of activities/faultPoints.ts) at each point
+// an import passes — mid-parse, after the parsed file is staged, inside the database transaction,
+// after the commit — and a new worker takes over; the upload then completes exactly once (one map,
+// each feature once) or fails with a clear error, and after the orphan sweep no request file is
+// left. An append is killed at the two write points too (its write is a transaction of its own).
+// Then the import's database connection is ended (pg_terminate_backend) in the middle of its
+// transaction: the write is retried, nothing partial is kept, and the worker stays up.
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { FAULT_POINTS, type FaultPointName } from '../../activities/faultPoints.js';
+import { insertMap } from '../../db/maps.js';
+import { emptyMapContent } from '../../lib/formats/documentContent.js';
+import { pointsFile, sendFile } from '../support/apiRequests.js';
+import { killAllChildren } from '../support/childProcesses.js';
+import { startDeployment, type Deployment } from '../support/deployment.js';
+import { postgresBinDir } from '../support/privatePostgres.js';
+import type { ApiProcess, WorkerProcess } from '../support/serviceProcesses.js';
+import { duplicated, mapCounts, requestFiles, sweepOrphansADayLater, titleCounts } from '../support/serviceState.js';
+
+/** Features per upload: enough that the parse and the COPY take a moment. */
+const POINTS = 5_000;
+/** Where a killed worker leaves a file: the parse's scratch output, or its staged result. */
+const LEAVES_A_FILE: Record<FaultPointName, string | undefined> = {
+  'mid-parse': 'scratch/',
+  'after-staging': 'parsed/',
+  'in-transaction': undefined,
+  'after-commit': undefined,
+};
+
+describe.skipIf(!postgresBinDir())('imports interrupted in the worker process', () => {
+  let deployment: Deployment;
+  let api: ApiProcess;
+  let workers: WorkerProcess[] = [];
+
+  beforeAll(async () => {
+    deployment = await startDeployment();
+    api = await deployment.startApi('api');
+  });
+  afterEach(async () => {
+    await Promise.all(workers.map((worker) => worker.child.kill()));
+    workers = [];
+  });
+  afterAll(async () => {
+    await killAllChildren();
+    await deployment?.stop();
+  });
+
+  const startWorker = async (name: string, env?: Record<string, string>) => {
+    const worker = await deployment.startWorker(name, env);
+    workers.push(worker);
+    return worker;
+  };
+
+  /** The user's maps, with their features by title. */
+  const mapsOf = async (userId: number) => {
+    const maps = await deployment.db('maps').select('id').where({ owner_id: userId });
+    return Promise.all(maps.map(async ({ id }) => ({ id: Number(id), titles: await titleCounts(deployment.db, Number(id)) })));
+  };
+
+  /** Every point during an upload; the write points during an append too (its write is another transaction). */
+  const cases: { point: FaultPointName; op: 'map/upload' | 'map/append' }[] = [
+    ...FAULT_POINTS.map((point) => ({ point, op: 'map/upload' as const })),
+    { point: 'in-transaction', op: 'map/append' },
+    { point: 'after-commit', op: 'map/append' },
+  ];
+
+  for (const { point, op } of cases) {
+    it(`${op} with its worker killed at ${point}: a new worker completes it once, and the sweep leaves no file`, async () => {
+      onTestFailed(() => console.error(deployment.output()));
+      const { key, userId } = await deployment.newUser();
+      const target = op === 'map/append' ? await insertMap(deployment.db, { ownerId: userId, shortNameBase: 'target', title: 'Target', description: '', basemap: 'classic', visibility: 'private', content: emptyMapContent() }) : undefined;
+      const doomed = await startWorker(`worker (dies at ${point})`, { FAULT_POINT: point, FAULT_ACTION: 'exit' });
+      const args = target ? { map_id: target.id, file_type: 'geojson' } : { file_type: 'geojson', visibility: 'private', title: point };
+      const answer = sendFile(api.url, op, key, args, pointsFile(point, POINTS), { idempotencyKey: `kill-${point}` });
+      await doomed.child.waitForOutput(new RegExp(`fault point "${point}" reached`), 120_000);
+      expect(await doomed.child.exited).toEqual({ code: null, signal: 'SIGKILL' });
+      await startWorker('worker (takes over)');
+
+      const result = await answer;
+      const maps = await mapsOf(userId);
+      if (result.error) {
+        // A failure must say what happened, and leave nothing behind.
+        expect(result.error_code).toMatch(/^(processing_timeout|service_unavailable)$/);
+        expect(maps.map((map) => map.titles.size)).toEqual(target ? [0] : []);
+      } else {
+        expect(result).toMatchObject({ import: { features: POINTS } });
+        expect(maps.map((map) => map.id)).toEqual([result.id]);
+        if (target) expect(result.id).toBe(target.id);
+        expect(duplicated(maps[0]!.titles)).toEqual([]);
+        expect(maps[0]!.titles.size).toBe(POINTS);
+        expect(await mapCounts(deployment.db, result.id)).toEqual({ featureCount: POINTS, rows: POINTS });
+        expect(await deployment.db('import_requests').where({ map_id: result.id }).count('* as n').first()).toEqual({ n: 1 });
+      }
+      // The killed attempt's own file is the only one left (the job removed the rest), and the sweep removes it.
+      const left = requestFiles(deployment.blobDir);
+      const expected = LEAVES_A_FILE[point];
+      expect(left.map((file) => file.slice(0, file.indexOf('/') + 1))).toEqual(expected ? [expected] : []);
+      await sweepOrphansADayLater(deployment.client, deployment.blobDir);
+      expect(requestFiles(deployment.blobDir)).toEqual([]);
+    });
+  }
+
+  it('pg_terminate_backend on the import connection mid-transaction: retried, nothing partial, the worker stays up', async () => {
+    onTestFailed(() => console.error(deployment.output()));
+    const { key, userId } = await deployment.newUser();
+    const worker = await startWorker('worker (stalls in the transaction)', { FAULT_POINT: 'in-transaction', FAULT_ACTION: 'hang', FAULT_HANG_SECONDS: '5' });
+    const answer = sendFile(api.url, 'map/upload', key, { file_type: 'geojson', visibility: 'private', title: 'terminated' }, pointsFile('terminated', POINTS));
+    await worker.child.waitForOutput(/fault point "in-transaction" reached/, 120_000);
+    // The import's connection is the one copying feature rows in (it waits there for the rest).
+    const { rows } = await deployment.db.raw(
+      "select pid, pg_terminate_backend(pid) as ended from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and query ilike 'copy map_features%'",
+    );
+    expect(rows).toEqual([{ pid: expect.any(Number), ended: true }]);
+
+    const result = await answer;
+    expect(result).toMatchObject({ title: 'terminated', import: { features: POINTS } });
+    const maps = await mapsOf(userId);
+    expect(maps.map((map) => map.id)).toEqual([result.id]);
+    expect(duplicated(maps[0]!.titles)).toEqual([]);
+    expect(maps[0]!.titles.size).toBe(POINTS);
+    expect(await mapCounts(deployment.db, result.id)).toEqual({ featureCount: POINTS, rows: POINTS });
+    // Nothing of the ended transaction was kept: no feature rows without their map.
+    expect(await deployment.db('map_features').whereNotIn('map_id', deployment.db('maps').select('id')).count('* as n').first()).toEqual({ n: 0 });
+    // The worker lived through it and goes on working.
+    expect(worker.child.exitStatus()).toBeNull();
+    const appended = await sendFile(api.url, 'map/append', key, { map_id: result.id, file_type: 'geojson' }, pointsFile('after', 10));
+    expect(appended).toMatchObject({ id: result.id, import: { features: 10 } });
+    expect(await mapCounts(deployment.db, result.id)).toEqual({ featureCount: POINTS + 10, rows: POINTS + 10 });
+    expect(requestFiles(deployment.blobDir)).toEqual([]);
+  });
+});
