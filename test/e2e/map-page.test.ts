@@ -6,7 +6,7 @@ import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../integration/harness.js';
 import { accessibilityViolations } from './accessibility.js';
-import { SHOTS, startServiceAndChromium, stopServiceAndChromium } from './chromium.js';
+import { ownAddress, SHOTS, startServiceAndChromium, stopServiceAndChromium } from './chromium.js';
 
 let service: TestService;
 let browser: Browser;
@@ -43,6 +43,7 @@ describe('the map page in Chromium', () => {
     page.on('pageerror', (error) => problems.push(String(error)));
     // The YouTube player's address is only named (the frame is blocked from loading here).
     await page.route(/youtube-nocookie\.com/, (route) => route.fulfill({ status: 204, body: '' }));
+    await ownAddress(page);
     await page.goto(`${service.url}/login?next=${encodeURIComponent(path)}`);
     await page.getByLabel('Username or e-mail address').fill(user.username);
     await page.getByLabel('Password').fill('correct horse');

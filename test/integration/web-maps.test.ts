@@ -102,7 +102,7 @@ describe('map list pages', () => {
     expect(page.html).toContain('<div class="description"><p>Where we <strong>eat</strong>.</p>');
     expect(page.html).not.toContain('alert(1)');
     expect(page.html).toContain(`<img src="${path}/static.png" width="1200" height="630" alt="Map: Paris food"/>`);
-    expect(page.html).toMatch(/Items <span class="count">\(5\)<\/span>/);
+    expect(page.html).toMatch(/Items <span class="count" data-items-count>\(5\)<\/span>/);
     expect(page.html).toMatch(/Food <span class="count">\(3\)<\/span>/); // its own item and its subgroup's two
     expect(page.html).toMatch(/Cafés <span class="count">\(2\)<\/span>/);
     expect(page.html).toMatch(/Walks <span class="count">\(1\)<\/span>/);
