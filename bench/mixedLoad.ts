@@ -13,6 +13,7 @@
 // `npm run bench -- load scaled` (or `embedded`) runs one half.
 import fs from 'node:fs';
 import os from 'node:os';
+import type { Client } from '@temporalio/client';
 import { startDeployment } from '../test/support/deployment.js';
 import { importBatch, type ImportBatchFigures } from './importThroughput.js';
 import { runMixedLoad, seedAccounts, type LoadFigures } from './loadClients.js';
@@ -65,6 +66,14 @@ function printLoad(title: string, figures: LoadFigures): void {
   for (const sample of figures.error_samples) console.log(`  error: ${sample}`);
 }
 
+/** Resolves once no workflow runs (checked every second, for at most three minutes). */
+async function whenIdle(client: Client): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  while ((await client.workflow.count('ExecutionStatus="Running"')).count > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
+
 async function scaledOut(): Promise<NonNullable<MixedLoadResults['scaledOut']>> {
   const deployment = await startDeployment();
   try {
@@ -93,6 +102,9 @@ async function scaledOut(): Promise<NonNullable<MixedLoadResults['scaledOut']>> 
     printLoad('scaled out', load.load);
 
     await second.child.stop();
+    // The load leaves static images to draw (one per upload, the render worker one at a time):
+    // the batch waits until Temporal runs nothing more, or it would share the cores with them.
+    await whenIdle(deployment.client);
     const oneAgain = await batch('one maps worker again');
     const scaling = two.imports_per_s / ((one.imports_per_s + oneAgain.imports_per_s) / 2);
     console.log(`Scaling factor, two maps workers against one: ${scaling.toFixed(2)}`);

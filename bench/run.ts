@@ -82,3 +82,9 @@ if (!only || only === 'load') {
 }
 fs.mkdirSync('bench/out', { recursive: true });
 fs.writeFileSync('bench/out/results.json', JSON.stringify({ date: new Date().toISOString(), results }, null, 2));
+// A handle left open (seen once after `load`: the run had finished and written its results) would
+// keep the process from ending: after 10 s, name what is still open and end it.
+setTimeout(() => {
+  console.log(`Still open after the run: ${process.getActiveResourcesInfo().join(', ')}; exiting.`);
+  process.exit(0);
+}, 10_000).unref();
