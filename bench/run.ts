@@ -1,12 +1,13 @@
 // `npm run bench`: every benchmark, each running its reference beside our code in the same run.
 // Results are printed and written to bench/out/results.json. `npm run bench -- imports` (or
-// `latency`, `images`, `render`, `editor`, `versions`, `xlsx`, `blobs`, `limits`) runs one of them.
+// `latency`, `images`, `render`, `editor`, `versions`, `xlsx`, `blobs`, `limits`, `load`) runs one of them.
 import fs from 'node:fs';
 import { benchApiLatency } from './apiLatency.js';
 import { benchBlobStores } from './blobStores.js';
 import { benchEditor } from './editor.js';
 import { benchImageUpload } from './imageUpload.js';
 import { benchImports } from './imports.js';
+import { benchMixedLoad } from './mixedLoad.js';
 import { benchRateLimiter } from './rateLimiter.js';
 import { benchRender } from './render.js';
 import { benchVersions } from './versions.js';
@@ -75,5 +76,15 @@ if (!only || only === 'limits') {
   results.rateLimiter = await benchRateLimiter();
   console.log(JSON.stringify(results.rateLimiter, null, 2));
 }
+if (!only || only === 'load') {
+  console.log('Mixed load of 50 clients on the scaled-out shape (with import throughput on one and two maps workers) and on the embedded default …');
+  results.mixedLoad = await benchMixedLoad();
+}
 fs.mkdirSync('bench/out', { recursive: true });
 fs.writeFileSync('bench/out/results.json', JSON.stringify({ date: new Date().toISOString(), results }, null, 2));
+// A handle left open (seen once after `load`: the run had finished and written its results) would
+// keep the process from ending: after 10 s, name what is still open and end it.
+setTimeout(() => {
+  console.log(`Still open after the run: ${process.getActiveResourcesInfo().join(', ')}; exiting.`);
+  process.exit(0);
+}, 10_000).unref();

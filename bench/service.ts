@@ -26,6 +26,8 @@ export interface BenchService {
   pid: number;
   /** The service's own Temporal dev server. */
   temporalAddress: string;
+  /** Another verified user with an API key of its own (benchmarks of several accounts); returns the key. */
+  newAccount(username: string): Promise<string>;
   /** POST a file operation and return the answer (throws on an error answer). */
   send(op: string, args: object, body?: Uint8Array | string): Promise<Record<string, unknown>>;
   stop(): Promise<void>;
@@ -60,7 +62,7 @@ export async function startBenchService(kind: BenchDatabase = 'pg', env: Record<
     await waitFor('the service', async () => (await fetch(`${base}/healthz`).catch(() => null))?.status === 200, 120_000);
     temporalAddress = /Temporal dev server at (\S+);/.exec(output)?.[1];
     if (!temporalAddress) throw new Error('the service did not say where its Temporal dev server is');
-    key = database ? await accountOnDatabase(database.url) : await accountThroughService(dataDir);
+    key = database ? await accountOnDatabase(database.url, BENCH_USER) : await accountThroughService(dataDir, BENCH_USER);
   } catch (error) {
     // A service that did not come up leaves no process, database or data directory behind.
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
@@ -76,6 +78,10 @@ export async function startBenchService(kind: BenchDatabase = 'pg', env: Record<
     databaseUrl: database?.url,
     pid: child.pid!,
     temporalAddress,
+    newAccount(username) {
+      const user = { ...BENCH_USER, username, email: `${username}@example.com` };
+      return database ? accountOnDatabase(database.url, user) : accountThroughService(dataDir, user);
+    },
     async send(op, args, body) {
       const response = await fetch(`${base}/api/1/${op}`, {
         method: 'POST',
@@ -97,18 +103,20 @@ export async function startBenchService(kind: BenchDatabase = 'pg', env: Record<
 
 const BENCH_USER = { username: 'bench', email: 'bench@example.com', password: 'benchmark', verified: true };
 
-async function accountOnDatabase(url: string): Promise<string> {
+type BenchUser = typeof BENCH_USER;
+
+async function accountOnDatabase(url: string, user: BenchUser): Promise<string> {
   const db = openDb({ databaseUrl: url, pgliteDir: undefined });
   try {
-    await createUser(accountRepository(db), BENCH_USER);
-    return (await createApiKey(accountRepository(db), 'bench')).key;
+    await createUser(accountRepository(db), user);
+    return (await createApiKey(accountRepository(db), user.username)).key;
   } finally {
     await db.destroy();
   }
 }
 
 /** PGlite belongs to the service's process: the account is made through its operator endpoint (as `npm run admin` does). */
-async function accountThroughService(dataDir: string): Promise<string> {
+async function accountThroughService(dataDir: string, user: BenchUser): Promise<string> {
   const state = readEmbeddedState(dataDir);
   if (!state) throw new Error('the embedded service wrote no state file');
   const admin = async (request: object): Promise<string[]> => {
@@ -121,8 +129,8 @@ async function accountThroughService(dataDir: string): Promise<string> {
     if (body.error) throw new Error(body.error);
     return body.lines ?? [];
   };
-  await admin({ command: 'create-user', ...BENCH_USER });
-  return (await admin({ command: 'create-api-key', username: 'bench' })).at(-1)!;
+  await admin({ command: 'create-user', ...user });
+  return (await admin({ command: 'create-api-key', username: user.username })).at(-1)!;
 }
 
 /** Resident memory of a process in bytes (Linux). */

@@ -15,3 +15,10 @@ export async function timeEach(count: number, fn: (i: number) => Promise<void | 
   }
   return samples;
 }
+
+/** The q-quantile (0 < q ≤ 1) of samples by the nearest rank: p99 of 200 samples is the 198th smallest. */
+export function percentile(samples: number[], q: number): number {
+  if (samples.length === 0) return NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}

@@ -2,7 +2,8 @@
 // run by Node with tsx, as `npm run api` and `npm run worker` run them (same flags), but started
 // directly so the process a test kills is the service itself and not npm or a wrapper. Each
 // resolves once the process serves: the API's /healthz answers 200, the worker polls its task
-// queue (seen by the Temporal server, by the process's identity `<pid>@<host>`).
+// queue (seen by the Temporal server, by the process's identity `<pid>@<host>`; an activity-only
+// worker, WORKER_QUEUES=media,render, by its activity polls).
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Connection } from '@temporalio/client';
@@ -51,24 +52,37 @@ export interface WorkerProcess {
   child: Child;
 }
 
-/** Whether a worker with this identity polls the workflow task queue `queue`. */
-async function polls(connection: Connection, queue: string, identity: string): Promise<boolean> {
+/** Whether a worker with this identity polls the task queue `queue` (for workflow tasks, or activity tasks). */
+async function polls(connection: Connection, queue: string, identity: string, kind: 'workflow' | 'activity'): Promise<boolean> {
   const answer = await connection.workflowService.describeTaskQueue({
     namespace: 'default',
     taskQueue: { name: queue },
-    taskQueueType: 1, // TASK_QUEUE_TYPE_WORKFLOW
+    taskQueueType: kind === 'workflow' ? 1 : 2, // TASK_QUEUE_TYPE_WORKFLOW, TASK_QUEUE_TYPE_ACTIVITY
   });
   return (answer.pollers ?? []).some((poller) => poller.identity === identity);
+}
+
+/**
+ * The queue a worker started with `env` is seen polling once it serves: the `maps` queue's
+ * workflow tasks, or for an activity-only worker (WORKER_QUEUES without `maps`, such as
+ * `media,render`) the activity tasks of the first queue it names.
+ */
+function readinessQueue(env: Record<string, string | undefined>): { queue: string; kind: 'workflow' | 'activity' } {
+  const queues = env.WORKER_QUEUES?.split(',') ?? ['maps'];
+  if (queues.includes('maps')) return { queue: env.TEMPORAL_TASK_QUEUE ?? 'maps', kind: 'workflow' };
+  const first = queues[0];
+  const queue = first === 'render' ? (env.TEMPORAL_RENDER_TASK_QUEUE ?? 'render') : (env.TEMPORAL_MEDIA_TASK_QUEUE ?? 'media');
+  return { queue, kind: 'activity' };
 }
 
 /** A worker process polling WORKER_QUEUES (all three by default); `env` may arm a fault point (activities/faultPoints.ts). */
 export async function startWorkerProcess(name: string, env: Record<string, string | undefined>, temporal: Connection): Promise<WorkerProcess> {
   const child = startChild(name, process.execPath, nodeArgs('workers/main.ts'), { cwd: ROOT, env: serviceEnv(env) });
   const identity = `${child.pid}@${os.hostname()}`;
-  const queue = env.TEMPORAL_TASK_QUEUE ?? 'maps';
+  const { queue, kind } = readinessQueue(env);
   const deadline = Date.now() + READY_WITHIN_MS;
   while (Date.now() < deadline && !child.exitStatus()) {
-    if (await polls(temporal, queue, identity).catch(() => false)) return { child };
+    if (await polls(temporal, queue, identity, kind).catch(() => false)) return { child };
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
   await child.kill();
