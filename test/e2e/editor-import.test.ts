@@ -72,7 +72,7 @@ describe('importing files from the editor in Chromium', () => {
     await Promise.all([page.waitForEvent('load'), dialog(page).getByRole('button', { name: 'Show on the map' }).click()]);
     expect(new URL(page.url()).searchParams.get('edit')).toBe('1');
     await mapReady(page);
-    expect(await page.getByRole('button', { name: 'Sunset point', exact: true }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('button', { name: 'Sunset point', exact: true }).count()).toBe(1);
     expect(await page.locator('.item-list').textContent()).toContain('Beach trip');
     await page.waitForTimeout(500); // the map's markers settle
     await page.screenshot({ path: `${SHOTS}/editor-import-done.png` });
@@ -90,7 +90,7 @@ describe('importing files from the editor in Chromium', () => {
     // Escape closes the summary as Show on the map does.
     await Promise.all([page.waitForEvent('load'), page.keyboard.press('Escape')]);
     await mapReady(page);
-    expect(await page.getByRole('button', { name: 'London', exact: true }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('button', { name: 'London', exact: true }).count()).toBe(1);
     // Nothing wider than the phone's screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 

@@ -106,7 +106,7 @@ describe('text labels and box selection in the editor', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'New text label' }).count()).toBe(1);
     await page.getByRole('button', { name: 'Done' }).click();
     await expect.poll(() => page.locator('.item-list .item .kind-text').count()).toBe(2);
-    expect(await page.getByRole('button', { name: 'Untitled text', exact: true }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('button', { name: 'Untitled text', exact: true }).count()).toBe(1);
     expect(await accessibilityViolations(page)).toEqual([]);
 
     await saveButton(page).click();

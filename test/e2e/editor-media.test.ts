@@ -213,7 +213,7 @@ describe('photos and custom icons in the editor in Chromium', () => {
     // One step: one undo takes the whole new point away, redo brings it back.
     await page.getByRole('button', { name: 'Undo (Ctrl+Z)' }).click();
     expect(await saveButton(page).textContent()).toBe('Save (1)');
-    expect(await page.getByRole('button', { name: 'harbour', exact: true }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: 'harbour', exact: true }).count()).toBe(0);
     await page.getByRole('button', { name: 'Redo (Shift+Ctrl+Z)' }).click();
     expect(await saveButton(page).textContent()).toBe('Save (2)');
     await save(page);

@@ -105,7 +105,7 @@ describe('the map editor in Chromium', () => {
     await expect.poll(() => page.locator('.editor-status').textContent()).toBe('Saved.');
     expect(await saveButton(page).textContent()).toBe('Saved');
     // The item list beside the map has them too.
-    for (const title of ['Picnic', 'Walk', 'Meadow']) expect(await page.getByRole('button', { name: title, exact: true }).count()).toBe(1);
+    for (const title of ['Picnic', 'Walk', 'Meadow']) await expect.poll(() => page.getByRole('button', { name: title, exact: true }).count()).toBe(1);
     const doc = await documentOf(user.key, map.id);
     const byTitle = Object.fromEntries(doc.features.map((f) => [f.properties.title, f]));
     expect(byTitle.Picnic).toMatchObject({ geometry: { type: 'Point' }, properties: { color: '#e7298a', url: 'https://example.org/picnic', 'marker-symbol': 'picnic-site' } });
