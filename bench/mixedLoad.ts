@@ -13,7 +13,6 @@
 // `npm run bench -- load scaled` (or `embedded`) runs one half.
 import fs from 'node:fs';
 import os from 'node:os';
-import type { Client } from '@temporalio/client';
 import { startDeployment } from '../test/support/deployment.js';
 import { importBatch, type ImportBatchFigures } from './importThroughput.js';
 import { runMixedLoad, seedAccounts, type LoadFigures } from './loadClients.js';
@@ -66,11 +65,26 @@ function printLoad(title: string, figures: LoadFigures): void {
   for (const sample of figures.error_samples) console.log(`  error: ${sample}`);
 }
 
-/** Resolves once no workflow runs (checked every second, for at most three minutes). */
-async function whenIdle(client: Client): Promise<void> {
+/** CPU time of a process so far, in clock ticks (Linux: utime + stime of /proc/<pid>/stat). */
+function cpuTicks(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/**
+ * Resolves once a process has used under 5% of a core for two seconds in a row (at most three
+ * minutes). Waiting for Temporal to run no workflow would not do: each map's `mapImage` workflow
+ * stays open for 30 minutes after its last render (workflows/mapImage.ts).
+ */
+async function whenQuiet(pid: number): Promise<void> {
   const deadline = Date.now() + 180_000;
-  while ((await client.workflow.count('ExecutionStatus="Running"')).count > 0 && Date.now() < deadline) {
+  let quiet = 0;
+  let last = cpuTicks(pid);
+  while (quiet < 2 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const now = cpuTicks(pid);
+    quiet = now - last < 5 ? quiet + 1 : 0; // 100 ticks a second
+    last = now;
   }
 }
 
@@ -80,7 +94,7 @@ async function scaledOut(): Promise<NonNullable<MixedLoadResults['scaledOut']>> 
     console.log('Starting two API processes, a media/render worker and a maps worker …');
     const apis = await Promise.all([deployment.startApi('api-1'), deployment.startApi('api-2')]);
     const urls = apis.map((api) => api.url);
-    await Promise.all([deployment.startWorker('media-render', { WORKER_QUEUES: 'media,render' }), deployment.startWorker('maps-1', { WORKER_QUEUES: 'maps' })]);
+    const [mediaRender] = await Promise.all([deployment.startWorker('media-render', { WORKER_QUEUES: 'media,render' }), deployment.startWorker('maps-1', { WORKER_QUEUES: 'maps' })]);
     const users = await Promise.all(Array.from({ length: ACCOUNTS + 1 }, () => deployment.newUser()));
     const importer = users.pop()!.key;
     const accounts = await seedAccounts(urls[0]!, users.map((u) => u.key), MAPS_PER_ACCOUNT);
@@ -103,8 +117,8 @@ async function scaledOut(): Promise<NonNullable<MixedLoadResults['scaledOut']>> 
 
     await second.child.stop();
     // The load leaves static images to draw (one per upload, the render worker one at a time):
-    // the batch waits until Temporal runs nothing more, or it would share the cores with them.
-    await whenIdle(deployment.client);
+    // the batch waits until that worker is quiet, or it would share the cores with them.
+    await whenQuiet(mediaRender.child.pid);
     const oneAgain = await batch('one maps worker again');
     const scaling = two.imports_per_s / ((one.imports_per_s + oneAgain.imports_per_s) / 2);
     console.log(`Scaling factor, two maps workers against one: ${scaling.toFixed(2)}`);
