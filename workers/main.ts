@@ -1,5 +1,6 @@
-// The worker entry point of the scaled-out shape: polls the task queues WORKER_QUEUES names
-// (`maps`, `media`, `render`; all three by default). Needs DATABASE_URL and TEMPORAL_ADDRESS, and the same
+// The worker entry point of the scaled-out shape: polls the task queues WORKER_QUEUES (or
+// `--queues maps,render` on its command line: ./queueArgs.ts) names (`maps`, `media`, `render`;
+// all three by default). Needs DATABASE_URL and TEMPORAL_ADDRESS, and the same
 // blob storage as the API. SIGTERM or SIGINT: it stops polling, lets the activities in flight
 // finish within SHUTDOWN_GRACE_MS (Temporal's shutdownGraceTime; past it they are cancelled and
 // retried elsewhere), then closes its connections (lib/gracefulShutdown.ts).
@@ -11,12 +12,13 @@ import { ConfigError, loadConfig } from '../lib/config.js';
 import { errorFields, log, setLogLevel } from '../lib/observability/logger.js';
 import { GracefulShutdown } from '../lib/gracefulShutdown.js';
 import { createWorkers, tilePaintingOf } from './createWorker.js';
+import { envWithQueueArgs } from './queueArgs.js';
 import { installWorkerRuntime } from './runtime.js';
 import { ensureSchedules } from './schedules.js';
 import { slowActivities } from './slowActivities.js';
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const config = loadConfig(envWithQueueArgs(process.argv.slice(2), process.env));
   if (!config.databaseUrl || !config.temporalAddress) {
     throw new ConfigError('The worker entry point needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs the embedded service).');
   }
