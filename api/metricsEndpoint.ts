@@ -6,24 +6,19 @@
 // reverse proxy on the same machine would otherwise make every visitor local). The metrics hold
 // no user data (labels are operations, codes, formats, types), but they tell how the service
 // is used and loaded, which is nobody else's business.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Config } from '../lib/config.js';
 import { registry } from '../lib/observability/metrics.js';
+import { bearerMatches, METRICS_AUTHENTICATE, METRICS_TOKEN_WANTED } from '../lib/observability/metricsAccess.js';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 const PROXY_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'];
 
-const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
-
 /** Why this request may not read the metrics (status and message), or undefined when it may. */
 function refusal(ctx: Context, token: string | undefined): { status: 401 | 403; message: string } | undefined {
   if (token !== undefined) {
-    const given = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'))?.[1];
-    // Digests of equal length: the comparison takes the same time whatever was sent.
-    if (given !== undefined && timingSafeEqual(digest(given), digest(token))) return undefined;
-    return { status: 401, message: 'Send the metrics token as "Authorization: Bearer <METRICS_TOKEN>".' };
+    return bearerMatches(ctx.get('authorization'), token) ? undefined : { status: 401, message: METRICS_TOKEN_WANTED };
   }
   const local = LOOPBACK.test(ctx.req.socket.remoteAddress ?? '') && PROXY_HEADERS.every((name) => ctx.get(name) === '');
   return local ? undefined : { status: 403, message: 'The metrics are served to this machine only (or set METRICS_TOKEN).' };
@@ -34,7 +29,7 @@ export function mountMetrics(router: Router, config: Pick<Config, 'metricsToken'
     ctx.set('Cache-Control', 'no-store');
     const refused = refusal(ctx, config.metricsToken);
     if (refused) {
-      if (refused.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="metrics"');
+      if (refused.status === 401) ctx.set('WWW-Authenticate', METRICS_AUTHENTICATE);
       ctx.status = refused.status;
       ctx.body = { error: refused.message };
       return;

@@ -4,6 +4,7 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type Koa from 'koa';
+import { ConfigError } from '../lib/config.js';
 
 /**
  * All request headers together. The file operations carry their arguments in one header, and
@@ -64,9 +65,12 @@ export function listen(app: Koa, port: number, host: string): Promise<http.Serve
   const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app.callback());
   server.on('clientError', answerClientError);
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    const refused = (error: NodeJS.ErrnoException) =>
+      // The one failure an operator meets often (another service, or a second `npm start`): said plainly.
+      reject(error.code === 'EADDRINUSE' || error.code === 'EACCES' ? new ConfigError(`Cannot listen on ${host}:${port} (${error.code === 'EADDRINUSE' ? 'another process listens there' : 'not allowed'}): set PORT (or HOST) to another.`) : error);
+    server.once('error', refused);
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.off('error', refused);
       resolve(server);
     });
   });

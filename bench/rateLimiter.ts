@@ -21,7 +21,7 @@ import { LocalBlobStore } from '../lib/blobs/localBlobStore.js';
 import { loadConfig } from '../lib/config.js';
 import type { RateLimits } from '../lib/limitsConfig.js';
 import { MemoryBuckets, type TokenBucketStore } from '../lib/tokenBuckets.js';
-import { freePort } from '../scripts/freePort.js';
+import { freePort } from '../lib/freePort.js';
 import { summarize } from './stats.js';
 
 /** Buckets no benchmark request empties: what is measured is the bookkeeping, never a refusal. */

@@ -11,7 +11,7 @@ import { accountRepository } from '../db/accounts.js';
 import { createApiKey, createUser } from '../lib/accounts.js';
 import { waitFor } from '../lib/waitFor.js';
 import { readEmbeddedState } from '../scripts/embeddedState.js';
-import { freePort } from '../scripts/freePort.js';
+import { freePort } from '../lib/freePort.js';
 
 export type BenchDatabase = 'pg' | 'pglite';
 

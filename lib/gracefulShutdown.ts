@@ -99,6 +99,15 @@ export class GracefulShutdown {
     this.exit(cut || failed ? 1 : 0);
   }
 
+  /**
+   * For a process that fails before it serves (a port in use, a database that refuses): exits
+   * with `code` at once, running the onExit hooks first, so a child it started (the Temporal dev
+   * server) does not outlive it.
+   */
+  exitNow(code: number): void {
+    this.exit(code);
+  }
+
   private exit(code: number): void {
     for (const run of this.atExit) {
       try {

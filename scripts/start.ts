@@ -22,11 +22,14 @@ import { errorFields, log, setLogLevel } from '../lib/observability/logger.js';
 import { GracefulShutdown } from '../lib/gracefulShutdown.js';
 import { waitFor } from '../lib/waitFor.js';
 import { createWorkers, tilePaintingOf } from '../workers/createWorker.js';
-import { installWorkerRuntime } from '../workers/runtime.js';
+import { installWorkerRuntimeWithMetrics } from '../workers/runtime.js';
 import { ensureSchedules, mediaCleanupRunner } from '../workers/schedules.js';
 import { slowActivities } from '../workers/slowActivities.js';
 import { removeEmbeddedState, writeEmbeddedState } from './embeddedState.js';
 import { startTemporalDevServer, type DevServer } from './temporalDevServer.js';
+
+/** The process's shutdown, once made: a failure to start still stops what was started. */
+let shutdown: GracefulShutdown | undefined;
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -35,7 +38,7 @@ async function main(): Promise<void> {
   // In a terminal, SIGHUP too: the terminal closing does not reach the Temporal dev server (in a
   // session of its own), so the service stops it. Not otherwise: under nohup (output not a
   // terminal) SIGHUP is meant to be ignored, and a handler would undo that.
-  const shutdown = new GracefulShutdown({ graceMs: config.shutdownGraceMs, log: (line) => log.info(line) }).listen(['SIGINT', 'SIGTERM', ...(process.stdout.isTTY ? (['SIGHUP'] as const) : [])]);
+  shutdown = new GracefulShutdown({ graceMs: config.shutdownGraceMs, log: (line) => log.info(line) }).listen(['SIGINT', 'SIGTERM', ...(process.stdout.isTTY ? (['SIGHUP'] as const) : [])]);
 
   let address = config.temporalAddress;
   if (!address) {
@@ -53,7 +56,7 @@ async function main(): Promise<void> {
   const db = await openDatabase(config);
   shutdown.onStop('the database', () => db.destroy());
   const blobs = openBlobStore(config);
-  installWorkerRuntime({ metricsAddress: config.workerMetricsAddress, shutdownSignals: [] });
+  const metricsAddress = await installWorkerRuntimeWithMetrics(config, shutdown);
   const connection = await connectWhenReady(address);
   // The API starts its jobs on the worker's connection: eagerly, with the first workflow task handed straight to the worker.
   const jobs = new JobGateway({ address, namespace: config.temporalNamespace, taskQueue: config.taskQueue, sharedConnection: connection });
@@ -103,7 +106,7 @@ async function main(): Promise<void> {
     shutdown.onStop('the operator endpoint', async () => removeEmbeddedState(config.dataDir));
   }
   log.info(
-    { url: config.publicUrl, data_dir: config.dataDir },
+    { url: config.publicUrl, data_dir: config.dataDir, worker_metrics: metricsAddress },
     `Map publishing service ready at ${config.publicUrl} (API under ${config.publicUrl}/api/1/; data in ${config.dataDir}). Press Ctrl-C to stop.`,
   );
 }
@@ -117,5 +120,7 @@ async function connectWhenReady(address: string): Promise<NativeConnection> {
 
 main().catch((error) => {
   log.fatal(error instanceof ConfigError ? {} : { err: errorFields(error) }, error instanceof ConfigError ? error.message : 'The service stopped on an error');
-  process.exit(1);
+  // The Temporal dev server, when it was started, goes too (its onExit hook).
+  if (shutdown) shutdown.exitNow(1);
+  else process.exit(1);
 });

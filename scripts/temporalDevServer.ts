@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { ensureTemporalBinary } from './temporalBinary.js';
-import { freePort } from './freePort.js';
+import { freePort } from '../lib/freePort.js';
 
 export interface DevServer {
   address: string;

@@ -13,7 +13,7 @@ import { errorFields, log, setLogLevel } from '../lib/observability/logger.js';
 import { GracefulShutdown } from '../lib/gracefulShutdown.js';
 import { createWorkers, tilePaintingOf } from './createWorker.js';
 import { envWithQueueArgs } from './queueArgs.js';
-import { installWorkerRuntime } from './runtime.js';
+import { installWorkerRuntimeWithMetrics } from './runtime.js';
 import { ensureSchedules } from './schedules.js';
 import { slowActivities } from './slowActivities.js';
 
@@ -23,9 +23,8 @@ async function main(): Promise<void> {
     throw new ConfigError('The worker entry point needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs the embedded service).');
   }
   setLogLevel(config.logLevel);
-  // Signals are ours (below), not the SDK's: one shutdown for the whole process, with its grace.
-  installWorkerRuntime({ metricsAddress: config.workerMetricsAddress, shutdownSignals: [] });
   const shutdown = new GracefulShutdown({ graceMs: config.shutdownGraceMs, log: (line) => log.info(line) }).listen();
+  const metricsAddress = await installWorkerRuntimeWithMetrics(config, shutdown);
   const db = await openDatabase(config);
   shutdown.onStop('the database pool', () => db.destroy());
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
@@ -57,7 +56,7 @@ async function main(): Promise<void> {
     worker.shutdown();
     await running;
   });
-  log.info({ worker_metrics: config.workerMetricsAddress }, `Worker polling task queue${names.length > 1 ? 's' : ''} ${names.join(', ')} on ${config.temporalAddress}`);
+  log.info({ worker_metrics: metricsAddress }, `Worker polling task queue${names.length > 1 ? 's' : ''} ${names.join(', ')} on ${config.temporalAddress}`);
   // run() ends after a signal (the shutdown's steps go on from there) or by failing (exit 1).
   await running.catch((error) => {
     if (!shutdown.stopping) throw error;

@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import sharp from 'sharp';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { freePort } from '../../scripts/freePort.js';
+import { freePort } from '../../lib/freePort.js';
 import { startTestService, featureCollection, type TestService } from './harness.js';
 
 let service: TestService | undefined;

@@ -4,17 +4,21 @@
 // flight (made slow by the harness's fault hook, or by TEST_SLOW_ACTIVITY_MS in a child) when the
 // process gets SIGTERM: it must refuse new connections, finish that work with its normal answer
 // and exit 0 within the grace; with a tiny grace it must exit 1 soon anyway; a second signal
-// stops it at once. The processes work in a Temporal namespace of their own: a worker process
-// brings the service's schedules in line at start, which must not touch the other tests'.
-import { spawn, type ChildProcess } from 'node:child_process';
+// stops it at once. A worker process also serves its metrics (its own and the Temporal SDK's)
+// at WORKER_METRICS_ADDRESS, and closes that listener when it stops. The processes work in a
+// Temporal namespace of their own: a worker process brings the service's schedules in line at
+// start, which must not touch the other tests'.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { waitFor } from '../../lib/waitFor.js';
-import { freePort } from '../../scripts/freePort.js';
+import { freePort } from '../../lib/freePort.js';
 import { featureCollection, startTestService, type TestService } from './harness.js';
 
 const databaseUrl = inject('databaseUrl');
@@ -214,12 +218,18 @@ describe.skipIf(!databaseUrl)('the worker process (workers/main.ts)', () => {
 
   const startWorker = (env: Record<string, string>) => start('workers/main.ts', { ...sharedEnv(service), WORKER_QUEUES: 'maps,media', ...env });
 
-  it('on SIGTERM stops polling, lets the activity in flight finish, and exits 0; the workflow succeeds', async () => {
-    const worker = startWorker({ TEST_SLOW_ACTIVITY_MS: '4000', SHUTDOWN_GRACE_MS: '20000' });
+  /** A worker whose activities each wait `slowMs`, with an upload's activity waiting on it. */
+  async function workerWithUploadInFlight(options: { slowMs: number; graceMs: number }) {
+    const worker = startWorker({ TEST_SLOW_ACTIVITY_MS: String(options.slowMs), SHUTDOWN_GRACE_MS: String(options.graceMs) });
     await worker.waitForOutput(/Worker polling/);
     const { key } = await service.newUser();
     const inFlight = upload(service.url, key);
     await worker.waitForOutput(/TEST_SLOW_ACTIVITY_MS: an activity waits/);
+    return { worker, inFlight };
+  }
+
+  it('on SIGTERM stops polling, lets the activity in flight finish, and exits 0; the workflow succeeds', async () => {
+    const { worker, inFlight } = await workerWithUploadInFlight({ slowMs: 4_000, graceMs: 20_000 });
     const signalled = Date.now();
     worker.child.kill('SIGTERM');
     // The rest of the workflow (after the activity) needs a worker that polls: a new one.
@@ -237,11 +247,7 @@ describe.skipIf(!databaseUrl)('the worker process (workers/main.ts)', () => {
   });
 
   it('with a tiny grace cancels the activity, exits 1 soon, and the workflow still succeeds on another worker', async () => {
-    const worker = startWorker({ TEST_SLOW_ACTIVITY_MS: '60000', SHUTDOWN_GRACE_MS: '500' });
-    await worker.waitForOutput(/Worker polling/);
-    const { key } = await service.newUser();
-    const inFlight = upload(service.url, key);
-    await worker.waitForOutput(/TEST_SLOW_ACTIVITY_MS: an activity waits/);
+    const { worker, inFlight } = await workerWithUploadInFlight({ slowMs: 60_000, graceMs: 500 });
     const signalled = Date.now();
     worker.child.kill('SIGTERM');
     const exit = await worker.exited;
@@ -254,7 +260,55 @@ describe.skipIf(!databaseUrl)('the worker process (workers/main.ts)', () => {
     successor.child.kill('SIGTERM');
     expect((await successor.exited).code).toBe(0);
   });
+
+  it('serves its own metrics and the SDK’s at WORKER_METRICS_ADDRESS, asks for METRICS_TOKEN there, and closes it on SIGTERM', async () => {
+    const port = await freePort();
+    const token = 'worker-metrics-token-0123456789';
+    const worker = startWorker({ WORKER_METRICS_ADDRESS: `127.0.0.1:${port}`, METRICS_TOKEN: token, SHUTDOWN_GRACE_MS: '20000' });
+    await worker.waitForOutput(/Worker polling/);
+    expect(worker.output).toContain(`"worker_metrics":"127.0.0.1:${port}"`);
+    const { key } = await service.newUser();
+    expect((await upload(service.url, key)).body).toMatchObject({ import: { features: 5 } });
+    const url = `http://127.0.0.1:${port}/metrics`;
+
+    const none = await fetch(url);
+    expect([none.status, none.headers.get('www-authenticate')]).toEqual([401, 'Bearer realm="metrics"']);
+    expect(await none.text()).not.toContain('mps_');
+    expect((await fetch(url, { headers: { authorization: 'Bearer not-the-token-0123456789' } })).status).toBe(401);
+    expect((await fetch(`http://127.0.0.1:${port}/`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
+
+    const scraped = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+    expect(scraped.status).toBe(200);
+    expect(scraped.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = await scraped.text();
+    // The worker's own: the import's database writes and its reads of the staged file, and Node's process metrics.
+    expect(samples(text, 'mps_db_query_duration_seconds_count', 'statement="insert"')).toBeGreaterThan(0);
+    expect(samples(text, 'mps_blob_operation_duration_seconds_count', 'outcome="ok"')).toBeGreaterThan(0);
+    expect(samples(text, 'process_cpu_user_seconds_total', '')).toBeGreaterThan(0);
+    // It answers no HTTP requests: the API's request metrics are the API's, not here.
+    expect(samples(text, 'mps_http_requests_total', '')).toBe(0);
+    // The Temporal SDK's, read from its exporter on loopback: the parse ran here.
+    expect(text).toMatch(/^temporal_worker_task_slots_available\{/m);
+    expect(samples(text, 'temporal_activity_execution_latency_count', 'activity_type="parseFile"')).toBeGreaterThan(0);
+    // One scrape target: no metric is declared twice.
+    const declared = [...text.matchAll(/^# TYPE (\S+)/gm)].map((match) => match[1]);
+    expect(declared.length).toBeGreaterThan(20);
+    expect(new Set(declared).size).toBe(declared.length);
+
+    worker.child.kill('SIGTERM');
+    expect((await worker.exited).code).toBe(0);
+    expect(await refusesConnections(port)).toBe(true);
+  });
 });
+
+/** The sum of a metric's samples whose labels contain `labels` (e.g. `statement="insert"`; "" for all). */
+function samples(text: string, name: string, labels: string): number {
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+    .filter((line) => line.slice(0, line.lastIndexOf(' ')).includes(labels))
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+}
 
 describe.skipIf(!databaseUrl)('npm start (scripts/start.ts): the API and a worker in one process', () => {
   let service: TestService;
@@ -263,6 +317,28 @@ describe.skipIf(!databaseUrl)('npm start (scripts/start.ts): the API and a worke
     service = await startTestService({ worker: false, config: { temporalNamespace: namespace } });
   });
   afterAll(() => service?.stop());
+
+  it('failing to start (its port taken) says why, exits 1, and leaves no Temporal dev server behind', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as net.AddressInfo).port;
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mps-start-fails-'));
+    const devServers = () => execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((line) => line.includes(`--db-filename ${dataDir}/`));
+    try {
+      // No TEMPORAL_ADDRESS: npm start starts its own Temporal dev server first, then fails to listen.
+      const embedded = start('scripts/start.ts', { DATABASE_URL: databaseUrl ?? '', TEMPORAL_ADDRESS: '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' });
+      const exit = await embedded.exited;
+      expect(exit.code).toBe(1);
+      expect(embedded.output).toMatch(/Temporal dev server at 127\.0\.0\.1:\d+/); // it had started one
+      expect(embedded.output).toContain(`"level":"fatal"`);
+      expect(embedded.output).toContain(`Cannot listen on 127.0.0.1:${port} (another process listens there): set PORT (or HOST) to another.`);
+      await waitFor('the Temporal dev server to be gone', async () => devServers().length === 0, 10_000);
+    } finally {
+      taken.close();
+      for (const line of devServers()) execFileSync('pkill', ['-f', line.slice(0, 200)]);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 
   it('on SIGTERM answers the upload in flight (its workflow still runs on the embedded worker), refuses new connections, and exits 0', async () => {
     const port = await freePort();

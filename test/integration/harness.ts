@@ -20,7 +20,7 @@ import { createApiKey, createUser, verifyEmail } from '../../lib/accounts.js';
 import type { BlobStore } from '../../lib/blobs/blobStore.js';
 import { LocalBlobStore } from '../../lib/blobs/localBlobStore.js';
 import { loadConfig, type Config } from '../../lib/config.js';
-import { freePort } from '../../scripts/freePort.js';
+import { freePort } from '../../lib/freePort.js';
 import { TileCache } from '../../lib/render/tileCache.js';
 import { tilePainting, type TileSettings } from '../../lib/render/xyzBackground.js';
 import { createWorkers, type RunningWorker } from '../../workers/createWorker.js';

@@ -10,7 +10,7 @@ import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { divertLogs, setLogLevel } from '../../lib/observability/logger.js';
 import { READY_CHECK_TIMEOUT_MS } from '../../api/probes.js';
-import { freePort } from '../../scripts/freePort.js';
+import { freePort } from '../../lib/freePort.js';
 import { waitFor } from '../../lib/waitFor.js';
 import { featureCollection, startTestService, type TestService } from './harness.js';
 
@@ -159,12 +159,15 @@ describe('an upload, followed through', () => {
     expect(labelValues(text)).not.toContain(String(mapId));
   });
 
-  it('serves the Temporal SDK’s worker metrics at WORKER_METRICS_ADDRESS', async () => {
+  it('serves the process’s metrics and the Temporal SDK’s worker metrics at WORKER_METRICS_ADDRESS', async () => {
     const response = await fetch(`http://${workerMetricsAddress}/metrics`);
     expect(response.status).toBe(200);
     const text = await response.text();
     expect(text).toMatch(/^temporal_worker_task_slots_available\{/m);
     expect(text).toMatch(/^temporal_activity_execution_latency_(bucket|count)\{.*activity_type="parseFile"/m);
+    expect(sample(text, 'mps_db_query_duration_seconds_count', { statement: 'insert', outcome: 'ok' })).toBeGreaterThanOrEqual(1);
+    // Without METRICS_TOKEN, whoever reaches the address reads (the operator chose it), through a proxy too.
+    expect((await fetch(`http://${workerMetricsAddress}/metrics`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).status).toBe(200);
   });
 });
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../../scripts/freePort.js';
+import { freePort } from '../../lib/freePort.js';
 import { onTestProcessExit } from './childProcesses.js';
 
 const run = promisify(execFile);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { waitFor } from '../../lib/waitFor.js';
-import { freePort } from '../../scripts/freePort.js';
+import { freePort } from '../../lib/freePort.js';
 import { ensurePipPackage, TOOLS_DIR } from '../../scripts/pipTools.js';
 
 /** moto's S3 service and the web server its `moto.server` needs (not the whole `[server]` extra: 290 MB). */

@@ -7,7 +7,7 @@
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Connection } from '@temporalio/client';
-import { freePort } from '../../scripts/freePort.js';
+import { freePort } from '../../lib/freePort.js';
 import { startChild, type Child } from './childProcesses.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

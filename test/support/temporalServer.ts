@@ -4,7 +4,7 @@
 // workers find it where it was.
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { freePort } from '../../scripts/freePort.js';
+import { freePort } from '../../lib/freePort.js';
 import { ensureTemporalBinary } from '../../scripts/temporalBinary.js';
 import { startChild, type Child } from './childProcesses.js';
 
