@@ -1,9 +1,10 @@
 // The rate limits (issue 14): token buckets per client address (every request: API calls, web
 // pages and their files, log-in attempts) and per API key (authenticated /api/1/ calls). A plain
-// request costs 1, a file operation RATE_LIMIT_FILE_WEIGHT, map/get of a large map more by its
-// size (rateCharges.ts). Past a bucket: a Retry-After header and, for the API (HTTP 200, as
-// every API answer) and the site's other JSON requests (HTTP 429), {"error", "error_code":
-// "rate_limited", "retry_after"}; for a browser's page or form a 429 page saying how long to wait.
+// request costs 1, a file operation RATE_LIMIT_FILE_WEIGHT, reading a large map more by its size
+// (map/get, and the site's GeoJSON, downloads and versions of it: rateCharges.ts). Past a
+// bucket: a Retry-After header and, for the API (HTTP 200, as every API answer) and the site's
+// other JSON requests (HTTP 429), {"error", "error_code": "rate_limited", "retry_after"}; for a
+// browser's page or form a 429 page saying how long to wait.
 // Buckets live in this process's memory by default, or in PostgreSQL (RATE_LIMIT_STORE=postgres)
 // for API processes that must share one budget: README "Rate limits" says why.
 import type { Context, Middleware, Next } from 'koa';
@@ -99,7 +100,14 @@ export function createRateLimiter(config: Pick<Config, 'rateLimits' | 'maxUpload
       throw error;
     }
     ctx.state.rateMeter = meter;
-    await next();
+    try {
+      await next();
+    } catch (error) {
+      // A site route that learned it costs more (a large map's GeoJSON or download: rateCharges.ts)
+      // and found the bucket short. The API's own refusals are answered by apiErrors, inside.
+      if (error instanceof RateLimited && !ctx.path.startsWith('/api/')) return refuse(ctx, error, config.maxUploadBytes);
+      throw error;
+    }
   };
 
   const perKey = (operation: Operation): Middleware => async (ctx, next) => {

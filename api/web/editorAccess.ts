@@ -7,6 +7,7 @@ import { findMapWithRole } from '../../db/maps.js';
 import { accessTo, canEdit, canView } from '../../lib/access.js';
 import type { Config } from '../../lib/config.js';
 import { AppError } from '../../lib/errors.js';
+import { RateLimited } from '../../lib/rateLimited.js';
 import type { JobGateway } from '../jobs.js';
 import { asAppError } from '../middleware/errors.js';
 import { STATUS, viewerOf } from './forms.js';
@@ -24,7 +25,8 @@ export async function jsonErrors(ctx: Context, next: Next): Promise<void> {
     await next();
   } catch (caught) {
     const error = asAppError(caught);
-    if (!error) throw caught;
+    // A rate limit's refusal is answered by the limiter (api/rateLimits.ts): 429, Retry-After, retry_after.
+    if (!error || caught instanceof RateLimited) throw caught;
     ctx.status = STATUS[error.code] ?? 400;
     ctx.body = { error: error.message, error_code: error.code };
   }

@@ -8,6 +8,7 @@ import { openMapDocument } from '../../db/mapDocument.js';
 import { visibleToAnyone } from '../../lib/access.js';
 import { notFound } from '../fileAnswer.js';
 import { lookUpMapAddress, redirectToMoved } from '../mapAddress.js';
+import { chargeMapRead } from '../rateCharges.js';
 import { viewerIdOf } from '../viewerId.js';
 
 export function mountMapData(router: Router, db: Db): void {
@@ -17,6 +18,8 @@ export function mountMapData(router: Router, db: Db): void {
     const address = await lookUpMapAddress(db, ctx.params.owner ?? '', ctx.params.shortName ?? '', userId);
     if (address.kind === 'moved') return redirectToMoved(ctx, address.path, '/map.geojson');
     const found = address.kind === 'map' ? address.found : undefined;
+    // A large map costs more from the rate limits, as map/get does (refused before it is read).
+    if (found) await chargeMapRead(ctx, found.map.contentBytes);
     const read = found ? await openMapDocument(db, found.map.id) : undefined;
     if (!found || !read) return notFound(ctx, 'map_not_found', 'There is no such map, or you may not see it.');
     ctx.set('Cache-Control', visibleToAnyone(found.map) ? 'public, no-cache' : 'private, no-store');

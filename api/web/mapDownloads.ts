@@ -19,6 +19,7 @@ import { xlsxOfTable } from '../../lib/formats/export/xlsx.js';
 import type { MapFeature, MapGroup } from '../../lib/geojson/model.js';
 import { notFound } from '../fileAnswer.js';
 import { lookUpMapAddress, redirectToMoved } from '../mapAddress.js';
+import { chargeMapRead } from '../rateCharges.js';
 import { viewerIdOf } from '../viewerId.js';
 
 async function documentText(db: Db, mapId: number): Promise<string | undefined> {
@@ -39,6 +40,8 @@ export function mountMapDownloads(router: Router, db: Db, publicUrl: string): vo
   const download = (extension: 'geojson' | 'csv' | 'xlsx' | 'kml' | 'gpx') => async (ctx: Context) => {
     const address = await lookUpMapAddress(db, ctx.params.owner ?? '', ctx.params.shortName ?? '', await viewerId(ctx));
     if (address.kind === 'moved') return redirectToMoved(ctx, address.path, `/download.${extension}`);
+    // A large map costs more from the rate limits, as map/get does (refused before it is read).
+    if (address.kind === 'map') await chargeMapRead(ctx, address.found.map.contentBytes);
     const text = address.kind === 'map' ? await documentText(db, address.found.map.id) : undefined;
     if (address.kind !== 'map' || text === undefined) return notFound(ctx, 'map_not_found', 'There is no such map, or you may not see it.');
     const { map } = address.found;

@@ -10,6 +10,7 @@ import { listVersions, restoreVersion, versionContent } from '../../db/mapVersio
 import { AppError } from '../../lib/errors.js';
 import { documentOpening, DOCUMENT_CLOSING } from '../../lib/formats/documentFile.js';
 import { checkMapBytes } from '../../lib/geojson/sizeLimits.js';
+import { chargeMapRead } from '../rateCharges.js';
 import { jsonErrors, mapForEditor, refreshImageAfterEdit, type EditorDeps } from './editorAccess.js';
 import { checkJsonRequest } from './security.js';
 
@@ -47,6 +48,8 @@ export function mountMapVersions(router: Router, deps: EditorDeps): void {
     const { mapId } = await mapForEditor(deps.db, ctx, 'see the history of this map');
     const content = await versionContent(deps.db, mapId, versionId(ctx));
     if (!content) throw noVersion();
+    // A large version costs more from the rate limits, as map/get of a large map does.
+    await chargeMapRead(ctx, Buffer.byteLength(content.features));
     ctx.type = 'application/geo+json';
     ctx.set('X-Map-Revision', String(content.revision));
     ctx.body = documentOpening(content.head) + content.features + DOCUMENT_CLOSING;

@@ -72,6 +72,19 @@ async function passesUntilRefused(next: () => Promise<Answer>, max = 100): Promi
   throw new Error(`no refusal in ${max} requests`);
 }
 
+/** A public map of 22,000 points (2–3 MB of GeoJSON, so reading it costs 1 + 3 × 2 = 7), made once for the tests that read it. */
+let largeMapMade: Promise<{ body: Record<string, unknown>; path: string; cost: number }> | undefined;
+const largeMap = () =>
+  (largeMapMade ??= (async () => {
+    const owner = await service.newUser();
+    const large = await send('map/upload', owner.key, newAddress(), { file_type: 'geojson', visibility: 'public' }, JSON.stringify(featureCollection(22_000)));
+    expect(large.body.error).toBeUndefined();
+    const { content_bytes: bytes } = (await service.db('maps').where({ id: large.body.id }).select('content_bytes').first()) as { content_bytes: number };
+    expect(bytes).toBeGreaterThanOrEqual(2 * MB);
+    expect(bytes).toBeLessThan(3 * MB);
+    return { body: large.body, path: new URL(large.body.url as string).pathname, cost: 1 + LIMITS.mbWeight * Math.floor(bytes / MB) };
+  })());
+
 const expectRateLimited = (answer: Answer, who: RegExp) => {
   // The API answers HTTP 200 whatever happened (the interface spec); the site's other requests 429.
   expect(answer.status).toBe(answer.path.startsWith('/api/') ? 200 : 429);
@@ -136,16 +149,11 @@ describe('per API key', () => {
   });
 
   it('charges map/get by the size of the map it reads', async () => {
-    const ip = newAddress();
     const owner = await service.newUser();
-    // 22,000 points: 2–3 MB of GeoJSON, so map/get costs 1 + 3 × 2 = 7 of a key's 10.
-    const large = await send('map/upload', owner.key, ip, { file_type: 'geojson', visibility: 'public' }, JSON.stringify(featureCollection(22_000)));
+    const large = await largeMap();
     const small = await send('map/upload', owner.key, newAddress(), { file_type: 'geojson', visibility: 'public' }, JSON.stringify(featureCollection(3)));
-    expect([large.body.error, small.body.error]).toEqual([undefined, undefined]);
-    const { content_bytes: bytes } = (await service.db('maps').where({ id: large.body.id }).select('content_bytes').first()) as { content_bytes: number };
-    expect(bytes).toBeGreaterThanOrEqual(2 * MB);
-    expect(bytes).toBeLessThan(3 * MB);
-    const largeCost = 1 + LIMITS.mbWeight * Math.floor(bytes / MB);
+    expect(small.body.error).toBeUndefined();
+    const largeCost = large.cost;
 
     const readers = [await service.newUser(), await service.newUser()];
     const readAddress = newAddress();
@@ -212,6 +220,28 @@ describe('per client address', () => {
     });
     expect(passed).toBe(40 / LIMITS.fileWeight);
     expectRateLimited(refusal, /from this address/);
+  });
+
+  it("charges a large map's GeoJSON and downloads on the site by its size, as map/get; refused before it is read, a browser's click with a page", async () => {
+    const large = await largeMap();
+    const ip = newAddress();
+    const get = (path: string, accept = 'application/json') => request(service.url, `${large.path}${path}`, { ip, method: 'GET', headers: { accept } });
+    const data = await get('/map.geojson');
+    expect([data.status, (JSON.parse(data.text) as { features: unknown[] }).features.length]).toEqual([200, 22_000]);
+    const csv = await get('/download.csv', 'text/csv,*/*');
+    expect([csv.status, csv.headers.get('content-type')]).toEqual([200, 'text/csv; charset=utf-8']);
+    // 40 − 7 − 7 = 26 plain requests left (one more may come back meanwhile: one every 10 s).
+    const left = (await passesUntilRefused(() => request(service.url, '/api/1/map/list', { ip }))).passed;
+    expect(left).toBeGreaterThanOrEqual(40 - 2 * large.cost);
+    expect(left).toBeLessThanOrEqual(40 - 2 * large.cost + 1);
+    // Short of the map's cost: JSON for a script, a page for a browser's click, nothing of the map.
+    expectRateLimited(await get('/download.geojson'), /from this address/);
+    const page = await get('/download.kml', 'text/html,application/xhtml+xml,*/*;q=0.8');
+    expect([page.status, page.headers.get('content-type'), page.headers.get('content-disposition')]).toEqual([429, 'text/html; charset=utf-8', null]);
+    expect(page.text).toContain('<h1>Too many requests</h1>');
+    expect(Number(page.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Another address: its own bucket, not refused.
+    expect((await request(service.url, `${large.path}/map.geojson`, { ip: newAddress(), method: 'GET' })).status).toBe(200);
   });
 
   it('believes X-Forwarded-For only when told to (TRUST_PROXY): otherwise every made-up address shares the bucket of the connection', async () => {
