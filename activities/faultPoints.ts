@@ -1,9 +1,10 @@
-// Fault injection for the fault tests (test/faults/): named points in the import activities where
+// Fault injection for the fault tests (test/faults/): named points in the activities where
 // a worker process can be made to die as `kill -9` would kill it, or to stall, so a test can check
 // what survives. TEST ONLY — never set these variables in production. Unset (as in production)
 // every point is a no-op.
 //
-//   FAULT_POINT         after-staging | mid-parse | in-transaction | after-commit
+//   FAULT_POINT         after-staging | mid-parse | in-transaction | after-commit |
+//                       media-files-stored | map-image-stored
 //   FAULT_ACTION        exit: SIGKILL this process (default) | hang: stop there, then go on
 //   FAULT_HANG_SECONDS  how long `hang` stops (default 30)
 //
@@ -12,6 +13,9 @@
 //   after-staging   the parsed document file is stored in the blob store; parseFile has not returned
 //   in-transaction  createMap/appendToMap: every feature row sent into the COPY, nothing committed
 //   after-commit    createMap/appendToMap: the transaction committed; the activity has not returned
+// and in the stored files' activities:
+//   media-files-stored  an image's or a marker's resized files are in the blob store, its row not written
+//   map-image-stored    a map's new static image and thumbnail are in the blob store, not recorded on the map
 //
 // A point fires once per process (per parser thread for mid-parse) and says so on stderr first
 // (`fault point "…" reached …`), which the tests wait for. These variables are read here, not
@@ -19,7 +23,10 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 
-export const FAULT_POINTS = ['after-staging', 'mid-parse', 'in-transaction', 'after-commit'] as const;
+/** The points an import passes, in order. */
+export const IMPORT_FAULT_POINTS = ['after-staging', 'mid-parse', 'in-transaction', 'after-commit'] as const;
+export const FAULT_POINTS = [...IMPORT_FAULT_POINTS, 'media-files-stored', 'map-image-stored'] as const;
+export type ImportFaultPointName = (typeof IMPORT_FAULT_POINTS)[number];
 export type FaultPointName = (typeof FAULT_POINTS)[number];
 
 const faultEnv = z.object({

@@ -3,15 +3,16 @@
 // activity returns the row of its first run, and a run that loses a race removes its blobs.
 import type { Db } from '../db/connection.js';
 import { findImage, findMarker, insertImage, insertMarker } from '../db/media.js';
-import type { BlobStore } from '../lib/blobs/blobStore.js';
+import { STORED_FILE_PREFIXES, type BlobStore } from '../lib/blobs/blobStore.js';
 import type { Derivative } from '../lib/media/derivatives.js';
 import { isMediaId, newImageId, newMarkerId } from '../lib/media/ids.js';
 import { processImage, type ImageOptions } from '../lib/media/processImage.js';
 import { processMarker, type MarkerOptions } from '../lib/media/processMarker.js';
 import type { ImageRecord, MarkerRecord, StoredDerivative } from '../lib/media/records.js';
+import { faultPoint } from './faultPoints.js';
 
-export const IMAGE_BLOB_PREFIX = 'images';
-export const MARKER_BLOB_PREFIX = 'markers';
+const IMAGE_BLOB_PREFIX = STORED_FILE_PREFIXES.image;
+const MARKER_BLOB_PREFIX = STORED_FILE_PREFIXES.marker;
 
 export interface StoreOptions {
   /** An id made by newImageId/newMarkerId before the first attempt, for idempotent retries. */
@@ -64,6 +65,7 @@ async function insertOrReuse<R extends { ownerId: number }>(
 ): Promise<R> {
   let inserted: R | undefined;
   try {
+    await faultPoint('media-files-stored');
     inserted = await insert();
   } catch (error) {
     await deleteDerivativeBlobs(blobs, derivatives);

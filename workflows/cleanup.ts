@@ -1,11 +1,13 @@
 // The hourly clean-up, started by the Temporal Schedule `cleanup` (workers/schedules.ts): removes
-// the files of requests that ended without removing them. (Unused images and markers join it
-// when they can be uploaded on their own.)
+// the files of requests that ended without removing them, and stored files no row names a day
+// on (activities/sweepOrphanBlobs.ts). Unused images and markers are the `mediaCleanup`'s.
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 
 const { sweepOrphanBlobs } = proxyActivities<Activities>({
-  startToCloseTimeout: '10 minutes',
+  // It lists every stored file: minutes on a large store, heartbeating per batch of 1,000.
+  startToCloseTimeout: '50 minutes',
+  heartbeatTimeout: '5 minutes',
   retry: { maximumAttempts: 3 },
 });
 

@@ -38,6 +38,8 @@ export async function mapImage(input: MapImageInput): Promise<void> {
   const { renderMapImage } = proxyActivities<RenderActivities>({
     taskQueue: input.renderTaskQueue,
     startToCloseTimeout: '2 minutes',
+    // The activity heartbeats every 2 s: a worker that died mid-render is noticed within 30 s.
+    heartbeatTimeout: '30 seconds',
     // A map that cannot be drawn (a missing or refused provider key) fails at once; a worker that
     // died mid-render is retried a few times.
     retry: { maximumAttempts: 3, initialInterval: '2 seconds' },

@@ -7,6 +7,8 @@ import type { Readable } from 'node:stream';
  * The request removes them when it ends; what is left older than a day is swept.
  */
 export const REQUEST_PREFIXES = { upload: 'uploads', parsed: 'parsed' } as const;
+/** Where the files rows point at live: images' and markers' derivatives, maps' static images and thumbnails. */
+export const STORED_FILE_PREFIXES = { image: 'images', marker: 'markers', mapImage: 'map-images' } as const;
 
 export interface StoredBlob {
   key: string;
@@ -29,6 +31,19 @@ export class BlobStorageError extends Error {
   constructor(message: string, options: { cause: unknown }) {
     super(message, options);
   }
+}
+
+/** Of these blobs' keys, the ones still in use (which a sweep must not remove). */
+export type KeepBlobs = (keys: string[]) => Promise<ReadonlySet<string>>;
+
+/** Keys per `keep` call, and per delete request to S3. */
+export const SWEEP_BATCH = 1_000;
+
+/** The keys of `keys` that `keep` does not keep (all of them without it). */
+export async function notKept(keys: string[], keep: KeepBlobs | undefined): Promise<string[]> {
+  if (!keep || keys.length === 0) return keys;
+  const kept = await keep(keys);
+  return keys.filter((key) => !kept.has(key));
 }
 
 export interface BlobStore {
@@ -58,9 +73,11 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /**
    * Removes every blob under `prefix`, and every half-written one, last written before `cutoff`
-   * (epoch ms); `scratch` names the scratch files. Returns how many were removed.
+   * (epoch ms); `scratch` names the scratch files. With `keep`, it is asked which of those old
+   * blobs' keys (in batches of at most 1,000) are still in use, and those stay. Returns how many
+   * were removed.
    */
-  removeOlderThan(prefix: string, cutoff: number): Promise<number>;
+  removeOlderThan(prefix: string, cutoff: number, keep?: KeepBlobs): Promise<number>;
   exists(key: string): Promise<boolean>;
   /**
    * A short-lived URL that clients may fetch the blob from themselves, when the store is set to

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { checkedKey, checkedPrefix, newKey } from './blobKeys.js';
-import { BlobTooLargeError, type BlobStore, type StoredBlob } from './blobStore.js';
+import { BlobTooLargeError, notKept, SWEEP_BATCH, type BlobStore, type KeepBlobs, type StoredBlob } from './blobStore.js';
 
 /** What a blob's directory may hold: blobs, and blobs being written (see putStream, putBuffer). */
 const ENTRY_PATTERN = /^[0-9a-f-]{36}(\.partial)?$/;
@@ -102,19 +102,22 @@ export class LocalBlobStore implements BlobStore {
     await this.removeOlderThan('scratch', Date.now() - STALE_SCRATCH_MS);
   }
 
-  async removeOlderThan(prefix: string, cutoff: number): Promise<number> {
+  async removeOlderThan(prefix: string, cutoff: number, keep?: KeepBlobs): Promise<number> {
     const dir = path.join(this.root, checkedPrefix(prefix));
     const names = await fsp.readdir(dir).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return [] as string[];
       throw error;
     });
-    let removed = 0;
+    const old: string[] = [];
     for (const name of names) {
       if (!(prefix === 'scratch' ? name.endsWith('.partial') : ENTRY_PATTERN.test(name))) continue;
-      const file = path.join(dir, name);
-      const stat = await fsp.stat(file).catch(() => null);
-      if (stat?.isFile() && stat.mtimeMs < cutoff) {
-        await fsp.rm(file, { force: true });
+      const stat = await fsp.stat(path.join(dir, name)).catch(() => null);
+      if (stat?.isFile() && stat.mtimeMs < cutoff) old.push(`${prefix}/${name}`);
+    }
+    let removed = 0;
+    for (let at = 0; at < old.length; at += SWEEP_BATCH) {
+      for (const key of await notKept(old.slice(at, at + SWEEP_BATCH), keep)) {
+        await fsp.rm(path.join(this.root, key), { force: true });
         removed++;
       }
     }

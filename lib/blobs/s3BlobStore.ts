@@ -21,7 +21,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { checkedKey, checkedPrefix, ENTRY_NAME, newKey } from './blobKeys.js';
-import type { BlobStore, StoredBlob } from './blobStore.js';
+import { notKept, SWEEP_BATCH, type BlobStore, type KeepBlobs, type StoredBlob } from './blobStore.js';
 import { LocalScratch } from './localScratch.js';
 import { S3ObjectStream } from './s3ObjectStream.js';
 import { PART_BYTES, uploadStream } from './s3Upload.js';
@@ -46,8 +46,6 @@ export interface S3BlobStoreOptions {
  * gets the same URL (browsers can cache what it answers), which works for 5 to 10 minutes.
  */
 export const SIGNED_URL_WINDOW_SECONDS = 5 * 60;
-/** DeleteObjects takes up to this many keys. */
-const DELETE_BATCH = 1000;
 
 const isNotFound = (error: unknown): boolean => {
   const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -144,7 +142,7 @@ export class S3BlobStore implements BlobStore {
    * before the cutoff, and its unfinished multipart uploads started before it (uploads of a
    * process that stopped midway).
    */
-  async removeOlderThan(prefix: string, cutoff: number): Promise<number> {
+  async removeOlderThan(prefix: string, cutoff: number, keep?: KeepBlobs): Promise<number> {
     if (prefix === 'scratch') return this.scratch.removeOlderThan(cutoff);
     const listed = this.root + checkedPrefix(prefix) + '/';
     let removed = 0;
@@ -154,10 +152,13 @@ export class S3BlobStore implements BlobStore {
       const old = (page.Contents ?? []).filter(
         (object) => ENTRY_NAME.test(object.Key!.slice(listed.length)) && object.LastModified !== undefined && object.LastModified.getTime() < cutoff,
       );
-      for (let at = 0; at < old.length; at += DELETE_BATCH) {
-        const batch = old.slice(at, at + DELETE_BATCH);
+      // A page holds at most 1,000 objects, as a DeleteObjects request and a `keep` call take.
+      for (let at = 0; at < old.length; at += SWEEP_BATCH) {
+        const keys = old.slice(at, at + SWEEP_BATCH).map((object) => object.Key!.slice(this.root.length));
+        const batch = await notKept(keys, keep);
+        if (batch.length === 0) continue;
         const answer = await this.client.send(
-          new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((object) => ({ Key: object.Key })), Quiet: true } }),
+          new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((key) => ({ Key: this.root + key })), Quiet: true } }),
         );
         const failed = (answer.Errors ?? []).filter((error) => error.Code !== 'NoSuchKey');
         if (failed.length > 0) throw new Error(`S3 refused to delete ${failed.length} objects under ${listed}: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`);

@@ -6,21 +6,19 @@
 // left. An append is killed at the two write points too (its write is a transaction of its own).
 // Then the import's database connection is ended (pg_terminate_backend) in the middle of its
 // transaction: the write is retried, nothing partial is kept, and the worker stays up.
-import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { FAULT_POINTS, type FaultPointName } from '../../activities/faultPoints.js';
+import { describe, expect, it, onTestFailed } from 'vitest';
+import { IMPORT_FAULT_POINTS, type ImportFaultPointName } from '../../activities/faultPoints.js';
 import { insertMap } from '../../db/maps.js';
 import { emptyMapContent } from '../../lib/formats/documentContent.js';
 import { pointsFile, sendFile } from '../support/apiRequests.js';
-import { killAllChildren } from '../support/childProcesses.js';
-import { startDeployment, type Deployment } from '../support/deployment.js';
 import { postgresBinDir } from '../support/privatePostgres.js';
-import type { ApiProcess, WorkerProcess } from '../support/serviceProcesses.js';
+import { workersPerTest } from '../support/workersPerTest.js';
 import { duplicated, mapCounts, requestFiles, sweepOrphansADayLater, titleCounts } from '../support/serviceState.js';
 
 /** Features per upload: enough that the parse and the COPY take a moment. */
 const POINTS = 5_000;
 /** Where a killed worker leaves a file: the parse's scratch output, or its staged result. */
-const LEAVES_A_FILE: Record<FaultPointName, string | undefined> = {
+const LEAVES_A_FILE: Record<ImportFaultPointName, string | undefined> = {
   'mid-parse': 'scratch/',
   'after-staging': 'parsed/',
   'in-transaction': undefined,
@@ -28,53 +26,32 @@ const LEAVES_A_FILE: Record<FaultPointName, string | undefined> = {
 };
 
 describe.skipIf(!postgresBinDir())('imports interrupted in the worker process', () => {
-  let deployment: Deployment;
-  let api: ApiProcess;
-  let workers: WorkerProcess[] = [];
-
-  beforeAll(async () => {
-    deployment = await startDeployment();
-    api = await deployment.startApi('api');
-  });
-  afterEach(async () => {
-    await Promise.all(workers.map((worker) => worker.child.kill()));
-    workers = [];
-  });
-  afterAll(async () => {
-    await killAllChildren();
-    await deployment?.stop();
-  });
-
-  const startWorker = async (name: string, env?: Record<string, string>) => {
-    const worker = await deployment.startWorker(name, env);
-    workers.push(worker);
-    return worker;
-  };
+  const run = workersPerTest();
 
   /** The user's maps, with their features by title. */
   const mapsOf = async (userId: number) => {
-    const maps = await deployment.db('maps').select('id').where({ owner_id: userId });
-    return Promise.all(maps.map(async ({ id }) => ({ id: Number(id), titles: await titleCounts(deployment.db, Number(id)) })));
+    const maps = await run.deployment.db('maps').select('id').where({ owner_id: userId });
+    return Promise.all(maps.map(async ({ id }) => ({ id: Number(id), titles: await titleCounts(run.deployment.db, Number(id)) })));
   };
 
   /** Every point during an upload; the write points during an append too (its write is another transaction). */
-  const cases: { point: FaultPointName; op: 'map/upload' | 'map/append' }[] = [
-    ...FAULT_POINTS.map((point) => ({ point, op: 'map/upload' as const })),
+  const cases: { point: ImportFaultPointName; op: 'map/upload' | 'map/append' }[] = [
+    ...IMPORT_FAULT_POINTS.map((point) => ({ point, op: 'map/upload' as const })),
     { point: 'in-transaction', op: 'map/append' },
     { point: 'after-commit', op: 'map/append' },
   ];
 
   for (const { point, op } of cases) {
     it(`${op} with its worker killed at ${point}: a new worker completes it once, and the sweep leaves no file`, async () => {
-      onTestFailed(() => console.error(deployment.output()));
-      const { key, userId } = await deployment.newUser();
-      const target = op === 'map/append' ? await insertMap(deployment.db, { ownerId: userId, shortNameBase: 'target', title: 'Target', description: '', basemap: 'classic', visibility: 'private', content: emptyMapContent() }) : undefined;
-      const doomed = await startWorker(`worker (dies at ${point})`, { FAULT_POINT: point, FAULT_ACTION: 'exit' });
+      onTestFailed(() => console.error(run.deployment.output()));
+      const { key, userId } = await run.deployment.newUser();
+      const target = op === 'map/append' ? await insertMap(run.deployment.db, { ownerId: userId, shortNameBase: 'target', title: 'Target', description: '', basemap: 'classic', visibility: 'private', content: emptyMapContent() }) : undefined;
+      const doomed = await run.startWorker(`worker (dies at ${point})`, { FAULT_POINT: point, FAULT_ACTION: 'exit' });
       const args = target ? { map_id: target.id, file_type: 'geojson' } : { file_type: 'geojson', visibility: 'private', title: point };
-      const answer = sendFile(api.url, op, key, args, pointsFile(point, POINTS), { idempotencyKey: `kill-${point}` });
+      const answer = sendFile(run.api.url, op, key, args, pointsFile(point, POINTS), { idempotencyKey: `kill-${point}` });
       await doomed.child.waitForOutput(new RegExp(`fault point "${point}" reached`), 120_000);
       expect(await doomed.child.exited).toEqual({ code: null, signal: 'SIGKILL' });
-      await startWorker('worker (takes over)');
+      await run.startWorker('worker (takes over)');
 
       const result = await answer;
       const maps = await mapsOf(userId);
@@ -88,26 +65,26 @@ describe.skipIf(!postgresBinDir())('imports interrupted in the worker process', 
         if (target) expect(result.id).toBe(target.id);
         expect(duplicated(maps[0]!.titles)).toEqual([]);
         expect(maps[0]!.titles.size).toBe(POINTS);
-        expect(await mapCounts(deployment.db, result.id)).toEqual({ featureCount: POINTS, rows: POINTS });
-        expect(await deployment.db('import_requests').where({ map_id: result.id }).count('* as n').first()).toEqual({ n: 1 });
+        expect(await mapCounts(run.deployment.db, result.id)).toEqual({ featureCount: POINTS, rows: POINTS });
+        expect(await run.deployment.db('import_requests').where({ map_id: result.id }).count('* as n').first()).toEqual({ n: 1 });
       }
       // The killed attempt's own file is the only one left (the job removed the rest), and the sweep removes it.
-      const left = requestFiles(deployment.blobDir);
+      const left = requestFiles(run.deployment.blobDir);
       const expected = LEAVES_A_FILE[point];
       expect(left.map((file) => file.slice(0, file.indexOf('/') + 1))).toEqual(expected ? [expected] : []);
-      await sweepOrphansADayLater(deployment.client, deployment.blobDir);
-      expect(requestFiles(deployment.blobDir)).toEqual([]);
+      await sweepOrphansADayLater(run.deployment.client, run.deployment.blobDir);
+      expect(requestFiles(run.deployment.blobDir)).toEqual([]);
     });
   }
 
   it('pg_terminate_backend on the import connection mid-transaction: retried, nothing partial, the worker stays up', async () => {
-    onTestFailed(() => console.error(deployment.output()));
-    const { key, userId } = await deployment.newUser();
-    const worker = await startWorker('worker (stalls in the transaction)', { FAULT_POINT: 'in-transaction', FAULT_ACTION: 'hang', FAULT_HANG_SECONDS: '5' });
-    const answer = sendFile(api.url, 'map/upload', key, { file_type: 'geojson', visibility: 'private', title: 'terminated' }, pointsFile('terminated', POINTS));
+    onTestFailed(() => console.error(run.deployment.output()));
+    const { key, userId } = await run.deployment.newUser();
+    const worker = await run.startWorker('worker (stalls in the transaction)', { FAULT_POINT: 'in-transaction', FAULT_ACTION: 'hang', FAULT_HANG_SECONDS: '5' });
+    const answer = sendFile(run.api.url, 'map/upload', key, { file_type: 'geojson', visibility: 'private', title: 'terminated' }, pointsFile('terminated', POINTS));
     await worker.child.waitForOutput(/fault point "in-transaction" reached/, 120_000);
     // The import's connection is the one copying feature rows in (it waits there for the rest).
-    const { rows } = await deployment.db.raw(
+    const { rows } = await run.deployment.db.raw(
       "select pid, pg_terminate_backend(pid) as ended from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and query ilike 'copy map_features%'",
     );
     expect(rows).toEqual([{ pid: expect.any(Number), ended: true }]);
@@ -118,14 +95,14 @@ describe.skipIf(!postgresBinDir())('imports interrupted in the worker process', 
     expect(maps.map((map) => map.id)).toEqual([result.id]);
     expect(duplicated(maps[0]!.titles)).toEqual([]);
     expect(maps[0]!.titles.size).toBe(POINTS);
-    expect(await mapCounts(deployment.db, result.id)).toEqual({ featureCount: POINTS, rows: POINTS });
+    expect(await mapCounts(run.deployment.db, result.id)).toEqual({ featureCount: POINTS, rows: POINTS });
     // Nothing of the ended transaction was kept: no feature rows without their map.
-    expect(await deployment.db('map_features').whereNotIn('map_id', deployment.db('maps').select('id')).count('* as n').first()).toEqual({ n: 0 });
+    expect(await run.deployment.db('map_features').whereNotIn('map_id', run.deployment.db('maps').select('id')).count('* as n').first()).toEqual({ n: 0 });
     // The worker lived through it and goes on working.
     expect(worker.child.exitStatus()).toBeNull();
-    const appended = await sendFile(api.url, 'map/append', key, { map_id: result.id, file_type: 'geojson' }, pointsFile('after', 10));
+    const appended = await sendFile(run.api.url, 'map/append', key, { map_id: result.id, file_type: 'geojson' }, pointsFile('after', 10));
     expect(appended).toMatchObject({ id: result.id, import: { features: 10 } });
-    expect(await mapCounts(deployment.db, result.id)).toEqual({ featureCount: POINTS + 10, rows: POINTS + 10 });
-    expect(requestFiles(deployment.blobDir)).toEqual([]);
+    expect(await mapCounts(run.deployment.db, result.id)).toEqual({ featureCount: POINTS + 10, rows: POINTS + 10 });
+    expect(requestFiles(run.deployment.blobDir)).toEqual([]);
   });
 });

@@ -183,7 +183,7 @@ describe.runIf(onPostgres)('the processing limit covers the final write', () => 
 });
 
 describe('files left behind', () => {
-  it('are swept by the clean-up once a day old; files of running requests are kept', async () => {
+  it('are swept by the clean-up once a day old, as are stored files no row names; files of running requests are kept', async () => {
     const dayAndAHourAgo = new Date(Date.now() - 25 * 60 * 60 * 1000);
     const made: string[] = [];
     const make = (name: string, old: boolean) => {
@@ -199,16 +199,16 @@ describe('files left behind', () => {
     const oldParsed = make('parsed/00000000-0000-4000-8000-000000000003', true);
     const oldScratch = make('scratch/left-behind.partial', true);
     const fresh = make('uploads/00000000-0000-4000-8000-000000000004', false);
-    const image = make('images/00000000-0000-4000-8000-000000000005', true); // stored media is not a request's file
+    // A stored image no row names (a worker killed before it wrote the row): an orphan too.
+    const orphanImage = make('images/00000000-0000-4000-8000-000000000005', true);
     const result = await temporal.workflow.execute(WORKFLOW_TYPES.cleanup, {
       taskQueue: service.config.taskQueue,
       workflowId: `cleanup-test-${Date.now()}`,
       args: [],
     });
-    expect(result).toEqual({ blobsRemoved: 4 });
-    for (const file of [oldUpload, oldPartial, oldParsed, oldScratch]) expect(fs.existsSync(file)).toBe(false);
+    expect(result).toEqual({ blobsRemoved: 5 });
+    for (const file of [oldUpload, oldPartial, oldParsed, oldScratch, orphanImage]) expect(fs.existsSync(file)).toBe(false);
     expect(fs.existsSync(fresh)).toBe(true);
-    expect(fs.existsSync(image)).toBe(true);
     for (const file of made) fs.rmSync(file, { force: true });
   });
 });

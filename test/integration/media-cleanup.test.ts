@@ -1,6 +1,7 @@
 // The cleanup of unused images and markers: the media-cleanup workflow against the real
 // Temporal server (as the hourly Schedule and `npm run admin -- media-gc` run it), the grace
-// period, and the race with a write that references media the cleanup is about to delete.
+// period, and the race with a write that references media the cleanup is about to delete; and the
+// hourly `cleanup`'s sweep of stored files no row names.
 // Other test files share the database: every run here uses a grace of an hour or more and ages
 // only its own media, so it never deletes theirs.
 import { execFile } from 'node:child_process';
@@ -13,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { claimMedia } from '../../db/mapMedia.js';
 import { pruneVersions } from '../../db/mapVersions.js';
 import { deleteUnusedMedia } from '../../db/unusedMedia.js';
+import { LocalBlobStore } from '../../lib/blobs/localBlobStore.js';
+import { waitFor } from '../../lib/waitFor.js';
 import { ensureSchedules, MEDIA_CLEANUP_SCHEDULE_ID, runMediaCleanupNow } from '../../workers/schedules.js';
 import { startTestService, type TestService } from './harness.js';
 
@@ -152,6 +155,37 @@ describe('media cleanup', () => {
       }
     }
     expect(outcomes.kept + outcomes.refused).toBe(8);
+  });
+
+  it('the hourly cleanup removes stored files no row names a day on, and keeps every file a row names and every younger one', async () => {
+    const store = new LocalBlobStore(service.blobDir);
+    const image = await uploadImage();
+    const marker = await uploadMarker();
+    const mapId = await newMap();
+    // The map's static image and thumbnail, once the renderer has recorded them.
+    let mapImages: string[] = [];
+    await waitFor('the map’s first static image', async () => {
+      const files = (await service.db('maps').where({ id: mapId }).first('image_files'))?.image_files as { static: { key: string }; thumbnail: { key: string } } | null;
+      mapImages = files ? [files.static.key, files.thumbnail.key] : [];
+      return files !== null;
+    }, 60_000);
+    // What a worker stopped between storing files and writing their row leaves: files no row names.
+    const orphans = await Promise.all(['images', 'markers', 'map-images'].map(async (prefix) => store.putBuffer(prefix, Buffer.from(`left by a killed worker under ${prefix}`))));
+    const [imageFiles, markerFiles] = [await filesOf('images', image), await filesOf('markers', marker)];
+    expect([imageFiles.length > 0, markerFiles.length > 0]).toEqual([true, true]);
+    const kept = [...imageFiles, ...markerFiles, ...mapImages.map((key) => path.join(service.blobDir, key))];
+    // A day and an hour on (every stored file's date moved back), but for one orphan written just now.
+    const dayAndAnHourAgo = new Date(Date.now() - 25 * HOUR);
+    for (const prefix of ['images', 'markers', 'map-images']) {
+      for (const name of fs.readdirSync(path.join(service.blobDir, prefix))) fs.utimesSync(path.join(service.blobDir, prefix, name), dayAndAnHourAgo, dayAndAnHourAgo);
+    }
+    const young = await store.putBuffer('images', Buffer.from('stored a moment ago, its row not written yet'));
+
+    const result = await client.workflow.execute('cleanup', { taskQueue: service.config.taskQueue, workflowId: `cleanup-${Date.now()}`, args: [], workflowExecutionTimeout: '2 minutes' });
+    expect((result as { blobsRemoved: number }).blobsRemoved).toBeGreaterThanOrEqual(orphans.length);
+    expect(await Promise.all(orphans.map((orphan) => store.exists(orphan.key)))).toEqual([false, false, false]);
+    expect(kept.filter((path) => !fs.existsSync(path))).toEqual([]);
+    expect(await store.exists(young.key)).toBe(true);
   });
 
   it('is an hourly Temporal Schedule, made idempotently', async () => {

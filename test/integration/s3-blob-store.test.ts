@@ -153,13 +153,18 @@ describe.each(['local', 's3'] as const)('the service on %s blob storage', (kind)
 });
 
 describe('the hourly sweep on S3', () => {
-  it('removes the bucket\'s request files a day old, unfinished uploads and stale scratch files; keeps younger ones and stored media', async () => {
+  it('removes the bucket\'s request files a day old, unfinished uploads, stale scratch files and stored files no row names; keeps younger ones and stored files rows name', async () => {
     const blobs: BlobStore = services.s3.blobs;
     s3.setClock(-25 * HOUR);
     const oldUpload = await blobs.putBuffer('uploads', Buffer.from('left by a killed worker'));
     const oldParsed = await blobs.putBuffer('parsed', Buffer.from('{}'));
-    const oldImage = await blobs.putBuffer('map-images', Buffer.from('a stored image is not a request file'));
+    const oldImage = await blobs.putBuffer('images', Buffer.from('a stored image a row names'));
+    const oldOrphan = await blobs.putBuffer('map-images', Buffer.from('a static image stored by a worker killed before it recorded it'));
     s3.setClock(0);
+    const { userId } = await services.s3.newUser();
+    const derivative = { name: 's256', width: 1, height: 1, contentType: 'image/jpeg', key: oldImage.key, size: oldImage.size };
+    const imageId = randomUUID().replace(/-/g, '').slice(0, 16);
+    await services.s3.db('images').insert({ id: imageId, owner_id: userId, width: 1, height: 1, tip_color: '#000000', avg_color: '#000000', blob_prefix: 'images', derivatives: JSON.stringify([derivative]) });
     const fresh = await blobs.putBuffer('uploads', Buffer.from('a request still running'));
     // An upload cut off with its process: parts S3 keeps, invisible, until the upload is aborted.
     await s3.client.send(new CreateMultipartUploadCommand({ Bucket: s3.bucket, Key: `${ROOT}uploads/${randomUUID()}` }));
@@ -172,10 +177,12 @@ describe('the hourly sweep on S3', () => {
       workflowId: `cleanup-s3-test-${randomUUID()}`,
       args: [],
     });
-    expect(result).toEqual({ blobsRemoved: 4 });
-    expect([await blobs.exists(oldUpload.key), await blobs.exists(oldParsed.key), await blobs.exists(fresh.key), await blobs.exists(oldImage.key)]).toEqual([false, false, true, true]);
+    expect(result).toEqual({ blobsRemoved: 5 });
+    const left = async (...keys: string[]) => Promise.all(keys.map((key) => blobs.exists(key)));
+    expect(await left(oldUpload.key, oldParsed.key, oldOrphan.key, fresh.key, oldImage.key)).toEqual([false, false, false, true, true]);
     expect(await inBucket('uploads/')).toEqual([ROOT + fresh.key]);
     expect(fs.existsSync(scratch)).toBe(false);
+    await services.s3.db('images').where({ id: imageId }).delete();
     await Promise.all([fresh, oldImage].map((blob) => blobs.delete(blob.key)));
   });
 });

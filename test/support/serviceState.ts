@@ -1,12 +1,12 @@
 // What the fault tests read back to judge a run: a map's features by title (every test file's
 // features carry unique titles, so a feature written twice shows as a title counted twice), whether
-// a map's counters agree with its rows, the request files left in the blob store, the orphan sweep,
+// a map's counters agree with its rows, the request and stored files in the blob store, the orphan sweep,
 // and the workflows Temporal holds, by type.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/connection.js';
-import { REQUEST_PREFIXES } from '../../lib/blobs/blobStore.js';
+import { REQUEST_PREFIXES, STORED_FILE_PREFIXES } from '../../lib/blobs/blobStore.js';
 
 /** How many features of the map have each title. */
 export async function titleCounts(db: Db, mapId: number): Promise<Map<string, number>> {
@@ -35,13 +35,22 @@ export function requestFiles(blobDir: string): string[] {
   });
 }
 
+/** Stored files (image and marker derivatives, maps' static images), as paths under the blob store. */
+export function storedFiles(blobDir: string): string[] {
+  return Object.values(STORED_FILE_PREFIXES).flatMap((prefix) => {
+    const dir = path.join(blobDir, prefix);
+    return fs.existsSync(dir) ? fs.readdirSync(dir).map((name) => `${prefix}/${name}`) : [];
+  });
+}
+
 /**
  * Runs the service's own orphan sweep (the `cleanup` workflow of the hourly schedule, on a worker)
- * as it would run a day later: the request files are dated back past its age limits first.
+ * as it would run a day later: the request files and stored files are dated back past its age
+ * limits first.
  */
 export async function sweepOrphansADayLater(client: Client, blobDir: string, taskQueue = 'maps'): Promise<number> {
   const dayAndAnHourAgo = new Date(Date.now() - 25 * 60 * 60 * 1000);
-  for (const file of requestFiles(blobDir)) fs.utimesSync(path.join(blobDir, file), dayAndAnHourAgo, dayAndAnHourAgo);
+  for (const file of [...requestFiles(blobDir), ...storedFiles(blobDir)]) fs.utimesSync(path.join(blobDir, file), dayAndAnHourAgo, dayAndAnHourAgo);
   const result = await client.workflow.execute('cleanup', { taskQueue, workflowId: `cleanup-test-${Date.now()}`, args: [], workflowExecutionTimeout: '2 minutes' });
   return (result as { blobsRemoved: number }).blobsRemoved;
 }

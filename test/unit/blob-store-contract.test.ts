@@ -176,6 +176,25 @@ describe.each(Object.keys(subjects))('BlobStore contract on %s', (name) => {
     await Promise.all([fresh, otherPrefix].map((blob) => store.delete(blob.key)));
   });
 
+  it('keeps the old blobs that `keep` says are in use, asking about old ones only', async () => {
+    const used = await store.putBuffer('images', Buffer.from('used'));
+    const orphan = await store.putBuffer('images', Buffer.from('orphan'));
+    await sleep(2_100);
+    const cutoff = Date.now() - 1_000;
+    const fresh = await store.putBuffer('images', Buffer.from('fresh'));
+    const asked: string[][] = [];
+    const removed = await store.removeOlderThan('images', cutoff, async (keys) => {
+      asked.push([...keys].sort());
+      return new Set([used.key]);
+    });
+    expect(removed).toBe(1);
+    expect(asked).toEqual([[used.key, orphan.key].sort()]);
+    expect([await store.exists(used.key), await store.exists(orphan.key), await store.exists(fresh.key)]).toEqual([true, false, true]);
+    // Nothing old: not asked at all.
+    expect(await store.removeOlderThan('never-written', Date.now(), async () => expect.fail('asked about nothing'))).toBe(0);
+    await Promise.all([used, fresh].map((blob) => store.delete(blob.key)));
+  });
+
   it('stores a scratch file written by other code, and discards only its own scratch files', async () => {
     const file = await store.scratchFile();
     expect(fs.readFileSync(file).length).toBe(0);
