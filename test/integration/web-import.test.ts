@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holidayKmz, importSamples, PLACES_CSV } from '../support/importSamples.js';
 import { startTestService, type TestService } from './harness.js';
-import { Browser, loggedInAccount } from './webClient.js';
+import { Browser, collaborationMap, loggedInAccount } from './webClient.js';
 
 let service: TestService;
 
@@ -136,23 +136,14 @@ describe('importing a file from the web editor', () => {
   });
 
   it('lets the owner and, while collaboration is on, editors import; not viewers, other accounts or anyone logged out', async () => {
-    const me = await account();
-    const editor = await account();
-    const viewer = await account();
-    const stranger = await account();
-    const id = await emptyMap(me.key);
-    await service.db('map_members').insert([
-      { map_id: id, user_id: editor.userId, role: 'editor' },
-      { map_id: id, user_id: viewer.userId, role: 'viewer' },
-    ]);
-    await service.db('maps').where({ id }).update({ visibility: 'select', collaborate: true });
+    const { owner: me, editor, viewer, stranger, mapId: id, collaborationOff } = await collaborationMap(service, emptyMap);
     const file = { name: 'places.csv', bytes: PLACES_CSV };
     expect((await importFile(editor.browser, id, file)).answer).toMatchObject({ format: 'csv', import: { features: 3 } });
     const byViewer = await importFile(viewer.browser, id, file);
     expect([byViewer.status, byViewer.answer.error_code]).toEqual([403, 'permission_denied']);
     const byStranger = await importFile(stranger.browser, id, file);
     expect([byStranger.status, byStranger.answer.error_code]).toEqual([404, 'map_not_found']);
-    await service.db('maps').where({ id }).update({ visibility: 'public', collaborate: false });
+    await collaborationOff();
     const offAgain = await importFile(editor.browser, id, file);
     expect([offAgain.status, offAgain.answer.error_code]).toEqual([403, 'permission_denied']);
     const anonymous = new Browser(service.url);

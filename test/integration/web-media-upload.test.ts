@@ -9,7 +9,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './harness.js';
-import { Browser, loggedInAccount } from './webClient.js';
+import { Browser, collaborationMap, loggedInAccount } from './webClient.js';
 
 let service: TestService;
 
@@ -160,16 +160,7 @@ describe('uploading images and icons from the web editor', () => {
   });
 
   it('lets the owner and, while collaboration is on, editors upload; not viewers, other accounts, anyone logged out or another site', async () => {
-    const me = await account();
-    const editor = await account();
-    const viewer = await account();
-    const stranger = await account();
-    const id = await emptyMap(me.key);
-    await service.db('map_members').insert([
-      { map_id: id, user_id: editor.userId, role: 'editor' },
-      { map_id: id, user_id: viewer.userId, role: 'viewer' },
-    ]);
-    await service.db('maps').where({ id }).update({ visibility: 'select', collaborate: true });
+    const { owner: me, editor, viewer, stranger, mapId: id, collaborationOff } = await collaborationMap(service, emptyMap);
     const bytes = await png();
     expect((await upload(editor.browser, id, 'markers', bytes)).answer.marker_id).toBeTruthy();
     const refusals: [string, Browser, number, Record<string, string>, string, number][] = [
@@ -189,7 +180,7 @@ describe('uploading images and icons from the web editor', () => {
     await anonymous.request('/explore');
     const loggedOut = await upload(anonymous, id, 'images', bytes);
     expect([loggedOut.status, loggedOut.answer.error_code, loggedOut.answer.error]).toEqual([403, 'permission_denied', 'Log in again to add a photo to this map: your session has ended.']);
-    await service.db('maps').where({ id }).update({ visibility: 'public', collaborate: false });
+    await collaborationOff();
     const offAgain = await upload(editor.browser, id, 'images', bytes);
     expect([offAgain.status, offAgain.answer.error_code]).toEqual([403, 'permission_denied']);
     for (const person of [me, viewer, stranger]) expect(await mediaCount(person.userId)).toBe(0);

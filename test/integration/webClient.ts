@@ -1,6 +1,7 @@
 // A browser for the web pages' tests without a browser: keeps cookies, sends forms with the
 // page's CSRF token the way a page's own form does, follows no redirect by itself.
 import { expect } from 'vitest';
+import type { TestService } from './harness.js';
 
 /** A browser: keeps cookies, sends forms with the page's CSRF token, follows nothing by itself. */
 export class Browser {
@@ -64,4 +65,33 @@ export async function loggedInAccount(
   expect((await browser.submit('/login', '/login', { login: user.username, password: 'correct horse' })).status).toBe(302);
   if (formToken) await browser.request('/settings');
   return { ...user, browser };
+}
+
+/**
+ * A map shared for collaboration, as the "who may change it" tests want it: a new owner's map
+ * (made by `newMap` with the owner's key) with an editor and a viewer among its members,
+ * visibility 'select' and collaboration on, and a stranger with no part in it; each person a
+ * loggedInAccount with the form token. `collaborationOff` turns collaboration off and makes the
+ * map public, so the editor still sees it and is refused as a mere reader (403), not told it is
+ * not there.
+ */
+export async function collaborationMap(
+  service: Pick<TestService, 'url' | 'newUser' | 'db'>,
+  newMap: (ownerKey: string) => Promise<number>,
+) {
+  const account = () => loggedInAccount(service, { formToken: true });
+  const owner = await account();
+  const editor = await account();
+  const viewer = await account();
+  const stranger = await account();
+  const mapId = await newMap(owner.key);
+  await service.db('map_members').insert([
+    { map_id: mapId, user_id: editor.userId, role: 'editor' },
+    { map_id: mapId, user_id: viewer.userId, role: 'viewer' },
+  ]);
+  await service.db('maps').where({ id: mapId }).update({ visibility: 'select', collaborate: true });
+  const collaborationOff = async () => {
+    await service.db('maps').where({ id: mapId }).update({ visibility: 'public', collaborate: false });
+  };
+  return { owner, editor, viewer, stranger, mapId, collaborationOff };
 }
