@@ -3,6 +3,7 @@
 // test files share: the in-process service beside Chromium, and logging in through the form.
 import fs from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import sharp from 'sharp';
 import { startTestService, type TestService } from '../integration/harness.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -46,4 +47,13 @@ export async function logIn(page: Page, serviceUrl: string, username: string): P
   await page.getByLabel('Password').fill('correct horse');
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+}
+
+/** Pixels near a colour in a part of the page (x, y, width, height in page pixels), once the next frames are drawn. */
+export async function pixelsNear(page: Page, clip: { x: number; y: number; width: number; height: number }, [r, g, b]: readonly number[], tolerance = 40): Promise<number> {
+  await page.waitForTimeout(400);
+  const { data, info } = await sharp(await page.screenshot({ clip })).raw().toBuffer({ resolveWithObject: true });
+  let count = 0;
+  for (let i = 0; i < data.length; i += info.channels) if (Math.abs(data[i]! - r!) + Math.abs(data[i + 1]! - g!) + Math.abs(data[i + 2]! - b!) < tolerance) count++;
+  return count;
 }

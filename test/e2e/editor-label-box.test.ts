@@ -7,14 +7,13 @@
 // read back; how long the hit test takes over 10,000 points. Screenshots 1280 and 375 wide.
 import fs from 'node:fs';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basemapById } from '../../lib/basemaps.js';
 import { renderMapImage, STATIC_IMAGE } from '../../lib/render/renderMap.js';
 import { Scene } from '../../lib/render/scene.js';
 import type { TestService } from '../integration/harness.js';
 import { accessibilityViolations } from './accessibility.js';
-import { logIn, SHOTS, startServiceAndChromium, stopServiceAndChromium } from './chromium.js';
+import { logIn, pixelsNear, SHOTS, startServiceAndChromium, stopServiceAndChromium } from './chromium.js';
 
 let service: TestService;
 let browser: Browser;
@@ -50,15 +49,6 @@ async function openMap(page: Page, path: string, { edit = false } = {}): Promise
   await page.waitForSelector('figure[data-map-drawn]', { state: 'attached', timeout: 30_000 });
   if (edit) await page.getByRole('button', { name: 'Edit map' }).click();
   return (await page.locator('.maplibregl-canvas').boundingBox())!;
-}
-
-/** Pixels near a colour in a part of the page (x, y, width, height in page pixels). */
-async function pixelsNear(page: Page, clip: Box, [r, g, b]: readonly number[], tolerance = 40): Promise<number> {
-  await page.waitForTimeout(400); // the next frames drawn
-  const { data, info } = await sharp(await page.screenshot({ clip })).raw().toBuffer({ resolveWithObject: true });
-  let count = 0;
-  for (let i = 0; i < data.length; i += info.channels) if (Math.abs(data[i]! - r!) + Math.abs(data[i + 1]! - g!) + Math.abs(data[i + 2]! - b!) < tolerance) count++;
-  return count;
 }
 
 async function dragBox(page: Page, from: readonly [number, number], to: readonly [number, number], { shift = false } = {}): Promise<void> {

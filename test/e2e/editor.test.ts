@@ -1,12 +1,12 @@
 // The map editor in Chromium: draw a point, a line and an area, name and colour them, undo and
 // redo, save, read them back through map/get; edit a line's vertex; two people editing the same
-// map (a merge, then a conflict settled); who gets the editing tools. Screenshots in
-// test/e2e/screenshots/, axe-core on the editor.
+// map (a merge, then a conflict settled); a tall map on a phone framed below the toolbar; who gets
+// the editing tools. Screenshots in test/e2e/screenshots/, axe-core on the editor.
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../integration/harness.js';
 import { accessibilityViolations } from './accessibility.js';
-import { logIn, SHOTS, startServiceAndChromium, stopServiceAndChromium } from './chromium.js';
+import { logIn, pixelsNear, SHOTS, startServiceAndChromium, stopServiceAndChromium } from './chromium.js';
 
 let service: TestService;
 let browser: Browser;
@@ -35,6 +35,8 @@ async function openMap(page: Page, path: string, { edit = false } = {}): Promise
 
 const documentOf = async (key: string, id: number) => (await service.call('map/get', key, { map_id: id })).geojson as Doc;
 const saveButton = (page: Page) => page.locator('.editor-toolbar button.save');
+/** The colour lines are drawn in when they have none of their own (web/app/mapAdapter.ts). */
+const LINE_COLOR = [0x2f, 0x6f, 0xd6] as const;
 
 async function newMap(key: string, features: unknown[] = []) {
   const map = await service.send('map/upload', key, { file_type: 'geojson', visibility: 'public', title: 'Drawn' }, JSON.stringify({ type: 'FeatureCollection', features }));
@@ -59,7 +61,7 @@ describe('the map editor in Chromium', () => {
 
     // A point, named.
     await page.getByRole('button', { name: 'Draw a point' }).click();
-    await page.mouse.click(...at(0.3, 0.5));
+    await page.mouse.click(...at(0.35, 0.5)); // inside the two points' frame: reopened, the map is framed the same
     await expect.poll(() => page.getByLabel('Title', { exact: true }).count()).toBe(1);
     await page.getByLabel('Title', { exact: true }).fill('Picnic');
     await page.getByLabel('Title', { exact: true }).press('Tab');
@@ -210,6 +212,58 @@ describe('the map editor in Chromium', () => {
     await page.waitForTimeout(300);
     await page.screenshot({ path: `${SHOTS}/editor-new-map-375.png`, fullPage: true });
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    await context.close();
+  });
+
+  it('frames a tall map’s items below the toolbar on a phone, when it opens and when Edit map shows the tools, but not once moved', async () => {
+    const user = await service.newUser();
+    // A north–south line: the map opens fitted to its height, its north end near the top edge.
+    const map = await newMap(user.key, [{ type: 'Feature', geometry: { type: 'LineString', coordinates: [[2.35, 48.8], [2.35, 48.95]] }, properties: { title: 'North–south' } }]);
+    const context = await browser.newContext({ viewport: { width: 375, height: 740 } });
+    const page = await context.newPage();
+    await logIn(page, service.url, user.username);
+    const drawnAt = async (path: string) => {
+      await page.goto(`${service.url}${path}`);
+      await page.waitForSelector('figure[data-map-drawn]', { state: 'attached', timeout: 30_000 });
+      return (await page.locator('.maplibregl-canvas').boundingBox())!;
+    };
+    const toolbarBottom = async () => {
+      const bar = (await page.locator('.editor-bar').boundingBox())!;
+      return bar.y + bar.height;
+    };
+    /** The line's pixels in a 12-pixel-wide strip at x, from y down `height` pixels. */
+    const lineAt = (x: number, y: number, height: number) => pixelsNear(page, { x: x - 6, y, width: 12, height }, LINE_COLOR);
+    const linesEnd = async (x: number) => {
+      const below = await toolbarBottom();
+      return { justBelowToolbar: await lineAt(x, below + 4, 12), furtherDown: await lineAt(x, below + 40, 40) };
+    };
+
+    // Opened with the tools on: the toolbar takes three rows, and the line starts below it.
+    let box = await drawnAt(`${map.path}?edit=1`);
+    expect(await toolbarBottom()).toBeGreaterThan(box.y + 100);
+    const opened = await linesEnd(box.x + box.width / 2);
+    expect(opened.justBelowToolbar).toBe(0);
+    expect(opened.furtherDown).toBeGreaterThan(40);
+    await page.screenshot({ path: `${SHOTS}/editor-tall-map-375.png` });
+
+    // Opened without them, then Edit map: the tools' rows push the line's end down with them.
+    box = await drawnAt(map.path);
+    await page.getByRole('button', { name: 'Edit map' }).click();
+    await expect.poll(async () => (await linesEnd(box.x + box.width / 2)).justBelowToolbar, { timeout: 5_000 }).toBe(0);
+    expect((await linesEnd(box.x + box.width / 2)).furtherDown).toBeGreaterThan(40);
+
+    // Moved first (dragged 80 pixels east): Edit map leaves the map where the person put it.
+    box = await drawnAt(map.path);
+    const middle = [box.x + box.width / 2, box.y + box.height * 0.75] as const;
+    await page.mouse.move(...middle);
+    await page.mouse.down();
+    await page.mouse.move(middle[0] + 80, middle[1], { steps: 8 });
+    await page.waitForTimeout(300); // held still before letting go: no inertia carries the map further
+    await page.mouse.up();
+    await page.getByRole('button', { name: 'Edit map' }).click();
+    const lowHalf = box.y + box.height * 0.55;
+    expect(await lineAt(middle[0] + 80, lowHalf, 60), 'the line where it was dragged').toBeGreaterThan(60);
+    expect(await lineAt(middle[0], lowHalf, 60), 'the line where it was before').toBe(0);
     await context.close();
   });
 

@@ -103,6 +103,11 @@ async function start(): Promise<void> {
         applyFilter();
       },
     });
+    // The map opened framed on its items; those the toolbar covers (at once, or once Edit map
+    // shows the tools) are framed below it, until the map is moved. The toolbar alone: the status
+    // line under it comes and goes, and must not move the map.
+    const toolbar = toolbarHost.querySelector<HTMLElement>('[role="toolbar"]')!;
+    new ResizeObserver(() => view.keepClearOfTop(toolbar.getBoundingClientRect().bottom - container.getBoundingClientRect().top)).observe(toolbar);
     view.onSelect((feature, at) => (editor.active() ? editor.select(feature.id) : view.showPopup(at, popupContent(feature))));
   } else {
     view.onSelect((feature, at) => view.showPopup(at, popupContent(feature)));

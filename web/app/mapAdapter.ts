@@ -50,6 +50,12 @@ export interface MapView {
    * moving). What the map page signals as `data-map-drawn` (web/app/main.ts).
    */
   drawn(): Promise<void>;
+  /**
+   * Called when what is laid over the top of the map (the editor's toolbar) reaches `pixels` down
+   * from the map's top edge: a map that opened with its items under it is framed again below it,
+   * unless it was moved since. A map whose items are clear of it (or that has none) stays as it is.
+   */
+  keepClearOfTop(pixels: number): void;
 }
 
 const DEFAULT_COLOR = '#2f6fd6';
@@ -143,9 +149,17 @@ function addDots(map: MapLibreMap, maxzoom: number) {
 }
 let dotLayers = 0;
 
+type Camera = { lng: number; lat: number; zoom: number };
+const cameraOf = (map: MapLibreMap): Camera => ({ ...map.getCenter(), zoom: map.getZoom() });
+const sameCamera = (a: Camera, map: MapLibreMap) => {
+  const b = cameraOf(map);
+  return Math.abs(a.zoom - b.zoom) < 1e-6 && Math.abs(a.lng - b.lng) < 1e-9 && Math.abs(a.lat - b.lat) < 1e-9;
+};
+
 export async function createMapView(container: HTMLElement, styleUrl: string, features: MapFeature[]): Promise<MapView> {
   const bounds: Bounds = [Infinity, Infinity, -Infinity, -Infinity];
   for (const feature of features) extend(bounds, feature.geometry?.coordinates);
+  const fitted = bounds[0] === Infinity ? undefined : bounds;
   const map = new maplibregl.Map({
     container,
     style: styleUrl,
@@ -154,6 +168,7 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
       ? { center: [0, 20] as [number, number], zoom: 1 }
       : { bounds: [bounds[0], bounds[1], bounds[2], bounds[3]] as Bounds, fitBoundsOptions: { padding: FRAME_PADDING, maxZoom: 15 } }),
   });
+  let framedAt = cameraOf(map);
   map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
   loadIcons(map);
   // The features go in as soon as the style is there (not at 'load', after the basemap is drawn):
@@ -322,6 +337,15 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
         map.fitBounds(bounds, { padding: { top: Math.round(height * 0.4), bottom: 48, left: 48, right: 48 }, maxZoom: 16 });
       }
       listeners.forEach((listener) => listener(feature, at));
+    },
+    keepClearOfTop(pixels) {
+      // Only while the map is still where it opened (or was last framed here): never once it was moved.
+      if (!fitted || !sameCamera(framedAt, map)) return;
+      const top = pixels + FRAME_PADDING / 2;
+      if (map.project([fitted[0], fitted[3]]).y < top) {
+        map.fitBounds(fitted, { padding: { top, bottom: FRAME_PADDING, left: FRAME_PADDING, right: FRAME_PADDING }, maxZoom: 15, animate: false });
+        framedAt = cameraOf(map);
+      }
     },
     center() {
       // Rounded: terra-draw refuses to edit a point with more than 9 decimals.
