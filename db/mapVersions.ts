@@ -84,12 +84,13 @@ export async function closeVersion(
   );
 }
 
-/** The map's versions, newest first (at most `limit`). */
-export async function listVersions(db: Db, mapId: number, limit = 200): Promise<VersionSummary[]> {
+/** The map's versions, newest first: at most `limit`, those older than revision `before` when given. */
+export async function listVersions(db: Db, mapId: number, { limit = 100, before }: { limit?: number; before?: number } = {}): Promise<VersionSummary[]> {
   const rows = await db('map_versions as v')
     .leftJoin('users as u', 'u.id', 'v.saved_by')
     .select('v.id', 'v.revision', 'v.kind', 'u.username', 'v.created_at', 'v.added', 'v.changed', 'v.deleted', 'v.feature_count', 'v.restored_revision')
     .where('v.map_id', mapId)
+    .andWhere('v.revision', '<', before ?? Number.MAX_SAFE_INTEGER)
     .orderBy('v.revision', 'desc')
     .limit(limit);
   return rows.map((row) => ({

@@ -1,5 +1,6 @@
 // The editor's History, for a logged-in owner or editor of the map: GET /maps/{id}/versions (the
-// kept versions, newest first: who, when, what kind of change, how much), GET
+// kept versions, newest first: who, when, what kind of change, how much; a page at a time:
+// `?before={revision}&limit={1–200}`, 100 by default, and `more` when older ones are kept), GET
 // /maps/{id}/versions/{version}/map.geojson (that version's document, for the preview) and POST
 // /maps/{id}/versions/{version}/restore (brings it back as a new version, same-origin with the
 // form token like a save; a new static image is asked for). db/mapVersions.ts puts versions
@@ -20,15 +21,34 @@ function versionId(ctx: Context): number {
   return id;
 }
 
+/** Versions a page of the History lists by default, and at most. */
+const VERSIONS_PAGE = 100;
+const VERSIONS_PAGE_MAX = 200;
+
+/** `?before=` and `?limit=` of the versions list: positive whole numbers, the limit at most VERSIONS_PAGE_MAX. */
+function versionsPage(ctx: Context): { before?: number; limit: number } {
+  const number = (name: string, max: number): number | undefined => {
+    const text = ctx.query[name];
+    if (text === undefined) return undefined;
+    const value = typeof text === 'string' && /^[0-9]{1,15}$/.test(text) ? Number(text) : NaN;
+    if (!(value >= 1 && value <= max)) throw new AppError('invalid_arguments', `${name} must be a whole number ${max === Number.MAX_SAFE_INTEGER ? 'of 1 or more' : `from 1 to ${max}`}.`);
+    return value;
+  };
+  return { before: number('before', Number.MAX_SAFE_INTEGER), limit: number('limit', VERSIONS_PAGE_MAX) ?? VERSIONS_PAGE };
+}
+
 const noVersion = () => new AppError('invalid_arguments', 'This map has no such version: it may be older than the versions kept.');
 
 export function mountMapVersions(router: Router, deps: EditorDeps): void {
   router.get('/maps/:id/versions', jsonErrors, async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     const { mapId } = await mapForEditor(deps.db, ctx, 'see the history of this map');
-    const versions = await listVersions(deps.db, mapId);
+    const { before, limit } = versionsPage(ctx);
+    // One more than asked for: whether older versions are kept beyond this page.
+    const versions = await listVersions(deps.db, mapId, { before, limit: limit + 1 });
     ctx.body = {
-      versions: versions.map((v) => ({
+      more: versions.length > limit,
+      versions: versions.slice(0, limit).map((v) => ({
         id: v.id,
         revision: v.revision,
         kind: v.kind,

@@ -1,6 +1,7 @@
 // The editor's History in Chromium: the versions listed (who, when, what), a version previewed on
 // the map (the tools wait meanwhile), a restore refused while changes are unsaved, then done: the
-// page comes back on the restored map, and map/get has it. Screenshots in test/e2e/screenshots/.
+// page comes back on the restored map, and map/get has it; a map saved over a hundred times, its
+// older versions a page further (Show older versions). Screenshots in test/e2e/screenshots/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { TestService } from '../integration/harness.js';
@@ -76,6 +77,55 @@ describe('the editor History in Chromium', () => {
     await page.waitForTimeout(300);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await page.locator('.history-panel').screenshot({ path: `${SHOTS}/editor-history-375.png` });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('lists a hundred versions at first and older ones on Show older versions, down to the first, which previews', async () => {
+    const user = await service.newUser();
+    const map = await service.send('map/upload', user.key, { file_type: 'geojson', visibility: 'public', title: 'Often saved' }, JSON.stringify({ type: 'FeatureCollection', features: [point(2, 48, 'Start')] }));
+    expect(map.error).toBeUndefined();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    await logIn(page, service.url, user.username);
+    await page.goto(`${service.url}${new URL(map.url as string).pathname}?edit=1`);
+    await expect.poll(() => page.locator('.maplibregl-canvas').count(), { timeout: 20_000 }).toBe(1);
+    // 104 saves as the editor makes them (its save route, its form token), each renaming the point: 105 versions.
+    const saved = await page.evaluate(
+      async ({ mapId, feature }) => {
+        const holder = document.querySelector<HTMLElement>('[data-map-geojson]')!;
+        const csrf = holder.dataset.csrf!;
+        let revision = Number((await fetch(holder.dataset.mapGeojson!)).headers.get('x-map-revision'));
+        for (let n = 1; n <= 104; n++) {
+          const response = await fetch(`/maps/${mapId}/save`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+            body: JSON.stringify({ revision, features: { added: [], changed: [{ ...feature, id: 1, properties: { title: `Start, take ${n}` } }], deleted: [] } }),
+          });
+          if (!response.ok) return `save ${n}: ${response.status} ${await response.text()}`;
+          revision = ((await response.json()) as { revision: number }).revision;
+        }
+        return 'saved';
+      },
+      { mapId: map.id as number, feature: point(2, 48, 'Start') },
+    );
+    expect(saved).toBe('saved');
+
+    await page.getByRole('button', { name: /^History/ }).click();
+    const versions = page.locator('.history-panel .version');
+    const older = page.getByRole('button', { name: 'Show older versions' });
+    await expect.poll(() => versions.count()).toBe(100);
+    expect(await older.isVisible()).toBe(true);
+    await older.click();
+    await expect.poll(() => versions.count()).toBe(105);
+    expect(await older.isVisible()).toBe(false);
+    expect(await versions.nth(104).textContent()).toContain('Created with 1 item. 1 item in the map.');
+    // The first version, from the older page, previews as any other.
+    await versions.nth(104).getByRole('button', { name: /^Preview the version of/ }).click();
+    await expect.poll(() => page.locator('.history-message[role=status]').textContent()).toMatch(/The map shows the version of .* \(1 item\)\./);
+    await page.locator('.history-panel').screenshot({ path: `${SHOTS}/editor-history-older.png` });
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -93,6 +93,35 @@ describe('map versions', () => {
     }
   });
 
+  it('lists the versions a page at a time, older ones with ?before=, and refuses a bad page', async () => {
+    const me = await account();
+    const mapId = await upload(me.key, [{ ...point(1, 1, { title: 'One' }), id: 1 }]);
+    for (const title of ['A', 'B', 'C', 'D']) await save(me.browser, mapId, { features: { added: [], changed: [{ ...point(1, 1, { title }), id: 1 }], deleted: [] } });
+    const all = await versionsOf(me.browser, mapId);
+    expect(all.map((v) => v.kind)).toEqual(['save', 'save', 'save', 'save', 'create']);
+    expect((await json(me.browser, `/maps/${mapId}/versions`)).answer.more).toBe(false);
+
+    // Pages of two, each older than the last one's oldest: together the whole list, once each.
+    const pages: { versions: Version[]; more: boolean }[] = [];
+    let before: number | undefined;
+    do {
+      const { status, answer } = await json(me.browser, `/maps/${mapId}/versions?limit=2${before === undefined ? '' : `&before=${before}`}`);
+      expect(status).toBe(200);
+      pages.push(answer as unknown as { versions: Version[]; more: boolean });
+      before = pages.at(-1)!.versions.at(-1)?.revision;
+    } while (pages.at(-1)!.more);
+    expect(pages.map((page) => [page.versions.length, page.more])).toEqual([[2, true], [2, true], [1, false]]);
+    expect(pages.flatMap((page) => page.versions)).toEqual(all);
+    // Older than the first version: none.
+    expect((await json(me.browser, `/maps/${mapId}/versions?before=${all.at(-1)!.revision}`)).answer).toEqual({ more: false, versions: [] });
+
+    for (const query of ['limit=0', 'limit=201', 'limit=2.5', 'before=0', 'before=abc', 'before=-3', 'before=1&before=2']) {
+      const { status, answer } = await json(me.browser, `/maps/${mapId}/versions?${query}`);
+      expect([query, status, answer.error_code]).toEqual([query, 400, 'invalid_arguments']);
+      expect(answer.error).toMatch(/^(limit must be a whole number from 1 to 200|before must be a whole number of 1 or more)\.$/);
+    }
+  });
+
   it('restores a version as a new version, and an editor who changed what came back gets a conflict', async () => {
     const me = await account();
     const mapId = await upload(me.key, [{ ...point(1, 1, { title: 'One' }), id: 1 }, { ...point(2, 2, { title: 'Two' }), id: 2 }]);

@@ -2,7 +2,8 @@
 // what kind of change and how much — a preview of any of them on the map (the adapter shows the
 // version's features instead of the map's; editing waits), and Restore, which brings the
 // previewed version back as a new version (POST …/versions/{id}/restore) and reloads the page on
-// it. Unsaved changes must be saved or undone first: a restore would otherwise lose them.
+// it. Unsaved changes must be saved or undone first: a restore would otherwise lose them. The
+// versions come a page at a time (100, newest first); Show older versions brings the next page.
 import { element } from './itemPanel.js';
 import type { MapFeature, MapView } from './mapAdapter.js';
 
@@ -63,13 +64,24 @@ export class HistoryPanel {
   private readonly message = element('p', { class: 'history-message', role: 'status' });
   /** Why a restore cannot happen (the preview and its buttons stay). */
   private readonly notice = element('p', { class: 'history-message history-notice', role: 'alert' });
+  /** Shown while older versions are kept than those listed. */
+  private readonly older = element('button', { type: 'button', class: 'secondary', hidden: '' }, 'Show older versions');
   private versions: Version[] = [];
   private shown: Version | undefined;
 
   constructor(private readonly options: HistoryOptions) {
     const close = element('button', { type: 'button', class: 'secondary' }, 'Close');
     close.addEventListener('click', () => this.close());
-    this.root.append(element('h2', { id: 'history-heading' }, 'History'), this.message, this.notice, this.list, close);
+    this.older.addEventListener('click', () => void this.showOlder());
+    this.root.append(element('h2', { id: 'history-heading' }, 'History'), this.message, this.notice, this.list, this.older, ' ', close);
+  }
+
+  /** A page of versions: the newest, or those older than revision `before`. */
+  private async page(before?: number): Promise<{ versions: Version[]; more: boolean }> {
+    const response = await fetch(before === undefined ? this.options.versionsUrl : `${this.options.versionsUrl}?before=${before}`, { credentials: 'same-origin' });
+    const answer = (await response.json()) as { versions?: Version[]; more?: boolean; error?: string };
+    if (!response.ok || !answer.versions) throw new Error(answer.error ?? 'The versions could not be loaded.');
+    return { versions: answer.versions, more: answer.more === true };
   }
 
   isOpen(): boolean {
@@ -80,18 +92,37 @@ export class HistoryPanel {
     this.root.hidden = false;
     this.message.textContent = 'Loading the versions…';
     this.list.replaceChildren();
+    this.older.hidden = true;
+    let more: boolean;
     try {
-      const response = await fetch(this.options.versionsUrl, { credentials: 'same-origin' });
-      const answer = (await response.json()) as { versions?: Version[]; error?: string };
-      if (!response.ok || !answer.versions) throw new Error(answer.error ?? 'The versions could not be loaded.');
-      this.versions = answer.versions;
+      ({ versions: this.versions, more } = await this.page());
     } catch (error) {
       this.message.textContent = error instanceof Error && error.message ? error.message : 'The versions could not be loaded.';
       return;
     }
     this.message.textContent = this.versions.length === 0 ? 'No versions are kept for this map yet: the next save makes one.' : '';
     this.list.replaceChildren(...this.versions.map((version, index) => this.entry(version, index === 0)));
+    this.older.hidden = !more;
     this.root.scrollIntoView({ block: 'nearest' });
+  }
+
+  /** The next page of older versions, added at the end of the list. */
+  private async showOlder(): Promise<void> {
+    const oldest = this.versions.at(-1);
+    if (!oldest || this.older.disabled) return;
+    this.older.disabled = true;
+    this.older.textContent = 'Loading older versions…';
+    try {
+      const { versions, more } = await this.page(oldest.revision);
+      this.versions.push(...versions);
+      this.list.append(...versions.map((version) => this.entry(version, false)));
+      this.older.hidden = !more;
+    } catch (error) {
+      this.message.textContent = error instanceof Error && error.message ? error.message : 'The versions could not be loaded.';
+    } finally {
+      this.older.disabled = false;
+      this.older.textContent = 'Show older versions';
+    }
   }
 
   close(): void {
