@@ -15,26 +15,26 @@ import { chargeMapRead } from '../rateCharges.js';
 import { jsonErrors, mapForEditor, refreshImageAfterEdit, type EditorDeps } from './editorAccess.js';
 import { checkJsonRequest } from './security.js';
 
-function versionId(ctx: Context): number {
-  const id = Number(ctx.params.version);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new AppError('invalid_arguments', 'A version is named by its number.');
-  return id;
-}
-
 /** Versions a page of the History lists by default, and at most. */
 const VERSIONS_PAGE = 100;
 const VERSIONS_PAGE_MAX = 200;
 
-/** `?before=` and `?limit=` of the versions list: positive whole numbers, the limit at most VERSIONS_PAGE_MAX. */
+/** A whole number from 1 to `max` written in digits, or invalid_arguments with `refusal`. */
+function wholeNumber(text: unknown, max: number, refusal: string): number {
+  const value = typeof text === 'string' && /^[0-9]{1,16}$/.test(text) ? Number(text) : NaN;
+  if (!(Number.isSafeInteger(value) && value >= 1 && value <= max)) throw new AppError('invalid_arguments', refusal);
+  return value;
+}
+
+const versionId = (ctx: Context): number => wholeNumber(ctx.params.version, Number.MAX_SAFE_INTEGER, 'A version is named by its number.');
+
+/** `?before={revision}` and `?limit=` of the versions list. */
 function versionsPage(ctx: Context): { before?: number; limit: number } {
-  const number = (name: string, max: number): number | undefined => {
-    const text = ctx.query[name];
-    if (text === undefined) return undefined;
-    const value = typeof text === 'string' && /^[0-9]{1,15}$/.test(text) ? Number(text) : NaN;
-    if (!(value >= 1 && value <= max)) throw new AppError('invalid_arguments', `${name} must be a whole number ${max === Number.MAX_SAFE_INTEGER ? 'of 1 or more' : `from 1 to ${max}`}.`);
-    return value;
+  const { before, limit } = ctx.query;
+  return {
+    before: before === undefined ? undefined : wholeNumber(before, Number.MAX_SAFE_INTEGER, 'before must be a whole number of 1 or more.'),
+    limit: limit === undefined ? VERSIONS_PAGE : wholeNumber(limit, VERSIONS_PAGE_MAX, `limit must be a whole number from 1 to ${VERSIONS_PAGE_MAX}.`),
   };
-  return { before: number('before', Number.MAX_SAFE_INTEGER), limit: number('limit', VERSIONS_PAGE_MAX) ?? VERSIONS_PAGE };
 }
 
 const noVersion = () => new AppError('invalid_arguments', 'This map has no such version: it may be older than the versions kept.');

@@ -118,6 +118,8 @@ describe('the editor History in Chromium', () => {
     const older = page.getByRole('button', { name: 'Show older versions' });
     await expect.poll(() => versions.count()).toBe(100);
     expect(await older.isVisible()).toBe(true);
+    await older.scrollIntoViewIfNeeded();
+    await page.locator('.history-panel').screenshot({ path: `${SHOTS}/editor-history-more.png` });
     await older.click();
     await expect.poll(() => versions.count()).toBe(105);
     expect(await older.isVisible()).toBe(false);
@@ -126,6 +128,11 @@ describe('the editor History in Chromium', () => {
     await versions.nth(104).getByRole('button', { name: /^Preview the version of/ }).click();
     await expect.poll(() => page.locator('.history-message[role=status]').textContent()).toMatch(/The map shows the version of .* \(1 item\)\./);
     await page.locator('.history-panel').screenshot({ path: `${SHOTS}/editor-history-older.png` });
+    // At 375 px: the long list stays inside the screen.
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.locator('.history-panel').screenshot({ path: `${SHOTS}/editor-history-older-375.png` });
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -5,7 +5,7 @@
 // new static image.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './harness.js';
-import { Browser, loggedInAccount } from './webClient.js';
+import { Browser, collaborationMap, loggedInAccount } from './webClient.js';
 
 let service: TestService;
 
@@ -138,16 +138,8 @@ describe('web saves', () => {
   });
 
   it('lets the owner and, while collaboration is on, editors save; not viewers, other accounts or anyone logged out', async () => {
-    const me = await account();
-    const editor = await account();
-    const viewer = await account();
-    const stranger = await account();
-    const map = await newMap(me.key);
-    await service.db('map_members').insert([
-      { map_id: map.id, user_id: editor.userId, role: 'editor' },
-      { map_id: map.id, user_id: viewer.userId, role: 'viewer' },
-    ]);
-    await service.db('maps').where({ id: map.id }).update({ visibility: 'select', collaborate: true });
+    let map!: Awaited<ReturnType<typeof newMap>>;
+    const { editor, viewer, stranger } = await collaborationMap(service, async (ownerKey) => (map = await newMap(ownerKey)).id);
     const body = (revision: number) => ({ revision, features: { added: [{ key: 'x', feature: point(3, 3) }] } });
     const editorSave = await save(editor.browser, map.id, body(map.revision));
     expect([editorSave.status, editorSave.answer.saved]).toEqual([200, true]);

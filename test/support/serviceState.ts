@@ -27,21 +27,19 @@ export async function mapCounts(db: Db, mapId: number): Promise<{ featureCount: 
   return { featureCount: Number(map.feature_count), rows: Number(n) };
 }
 
-/** Files of requests in the blob store (uploads, parsed documents, scratch files), as paths under it. */
-export function requestFiles(blobDir: string): string[] {
-  return [...Object.values(REQUEST_PREFIXES), 'scratch'].flatMap((prefix) => {
+/** The files under these prefixes of a local blob store, as paths under it. */
+function filesUnder(blobDir: string, prefixes: readonly string[]): string[] {
+  return prefixes.flatMap((prefix) => {
     const dir = path.join(blobDir, prefix);
     return fs.existsSync(dir) ? fs.readdirSync(dir).map((name) => `${prefix}/${name}`) : [];
   });
 }
 
+/** Files of requests in the blob store (uploads, parsed documents, scratch files), as paths under it. */
+export const requestFiles = (blobDir: string): string[] => filesUnder(blobDir, [...Object.values(REQUEST_PREFIXES), 'scratch']);
+
 /** Stored files (image and marker derivatives, maps' static images), as paths under the blob store. */
-export function storedFiles(blobDir: string): string[] {
-  return Object.values(STORED_FILE_PREFIXES).flatMap((prefix) => {
-    const dir = path.join(blobDir, prefix);
-    return fs.existsSync(dir) ? fs.readdirSync(dir).map((name) => `${prefix}/${name}`) : [];
-  });
-}
+export const storedFiles = (blobDir: string): string[] => filesUnder(blobDir, Object.values(STORED_FILE_PREFIXES));
 
 /**
  * Runs the service's own orphan sweep (the `cleanup` workflow of the hourly schedule, on a worker)

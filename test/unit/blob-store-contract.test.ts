@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { ListMultipartUploadsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BlobTooLargeError, type BlobStore } from '../../lib/blobs/blobStore.js';
+import { BlobTooLargeError, type BlobStore, type StoredBlob } from '../../lib/blobs/blobStore.js';
 import { openBlobStore } from '../../lib/blobs/index.js';
 import { LocalBlobStore } from '../../lib/blobs/localBlobStore.js';
 import { loadConfig } from '../../lib/config.js';
@@ -100,6 +100,18 @@ describe.each(Object.keys(subjects))('BlobStore contract on %s', (name) => {
     ({ store, leftovers } = subjects[name]!());
   });
 
+  /**
+   * These blobs written under `prefix`, then a cutoff between them and one more written after it.
+   * S3 keeps LastModified to the second: 2 s apart, a cutoff 1 s back falls between the writes.
+   */
+  async function aroundACutoff(prefix: string, oldTexts: string[]) {
+    const old: StoredBlob[] = [];
+    for (const text of oldTexts) old.push(await store.putBuffer(prefix, Buffer.from(text)));
+    await sleep(2_100);
+    const cutoff = Date.now() - 1_000;
+    return { old, cutoff, fresh: await store.putBuffer(prefix, Buffer.from('fresh')) };
+  }
+
   it('stores a buffer under a new key of its prefix and reads it back whole, streamed and in ranges', async () => {
     const bytes = Buffer.from('head\nbody of the blob');
     const { key, size } = await store.putBuffer('uploads', bytes);
@@ -164,35 +176,27 @@ describe.each(Object.keys(subjects))('BlobStore contract on %s', (name) => {
   });
 
   it('removes the blobs of a prefix written before the cutoff, keeps newer ones and other prefixes', async () => {
-    const old = await store.putBuffer('parsed', Buffer.from('old'));
     const otherPrefix = await store.putBuffer('map-images', Buffer.from('kept'));
-    // S3 keeps LastModified to the second: 2 s apart, a cutoff 1 s back falls between the two writes.
-    await sleep(2_100);
-    const cutoff = Date.now() - 1_000;
-    const fresh = await store.putBuffer('parsed', Buffer.from('new'));
+    const { old: [old], cutoff, fresh } = await aroundACutoff('parsed', ['old']);
     expect(await store.removeOlderThan('parsed', cutoff)).toBe(1);
-    expect([await store.exists(old.key), await store.exists(fresh.key), await store.exists(otherPrefix.key)]).toEqual([false, true, true]);
+    expect([await store.exists(old!.key), await store.exists(fresh.key), await store.exists(otherPrefix.key)]).toEqual([false, true, true]);
     expect(await store.removeOlderThan('never-written', Date.now())).toBe(0);
     await Promise.all([fresh, otherPrefix].map((blob) => store.delete(blob.key)));
   });
 
   it('keeps the old blobs that `keep` says are in use, asking about old ones only', async () => {
-    const used = await store.putBuffer('images', Buffer.from('used'));
-    const orphan = await store.putBuffer('images', Buffer.from('orphan'));
-    await sleep(2_100);
-    const cutoff = Date.now() - 1_000;
-    const fresh = await store.putBuffer('images', Buffer.from('fresh'));
+    const { old: [used, orphan], cutoff, fresh } = await aroundACutoff('images', ['used', 'orphan']);
     const asked: string[][] = [];
     const removed = await store.removeOlderThan('images', cutoff, async (keys) => {
       asked.push([...keys].sort());
-      return new Set([used.key]);
+      return new Set([used!.key]);
     });
     expect(removed).toBe(1);
-    expect(asked).toEqual([[used.key, orphan.key].sort()]);
-    expect([await store.exists(used.key), await store.exists(orphan.key), await store.exists(fresh.key)]).toEqual([true, false, true]);
+    expect(asked).toEqual([[used!.key, orphan!.key].sort()]);
+    expect([await store.exists(used!.key), await store.exists(orphan!.key), await store.exists(fresh.key)]).toEqual([true, false, true]);
     // Nothing old: not asked at all.
     expect(await store.removeOlderThan('never-written', Date.now(), async () => expect.fail('asked about nothing'))).toBe(0);
-    await Promise.all([used, fresh].map((blob) => store.delete(blob.key)));
+    await Promise.all([used!, fresh].map((blob) => store.delete(blob.key)));
   });
 
   it('stores a scratch file written by other code, and discards only its own scratch files', async () => {
