@@ -8,8 +8,8 @@ export interface RateLimit {
   name: string;
   limit: number;
   windowMs: number;
-  /** What a refusal says before "please try again in N minutes" (default: too many attempts). */
-  refusal?: string;
+  /** What a refusal says, given how long to wait ("12 minutes"). */
+  refusal?: (wait: string) => string;
 }
 
 const QUARTER_HOUR = 15 * 60_000;
@@ -23,7 +23,9 @@ export const RATE_LIMITS = {
     name: 'login-account',
     limit: 10,
     windowMs: QUARTER_HOUR,
-    refusal: 'Too many failed log-ins to this account from places it has not logged in from. From a place where you logged in before, or once you have chosen a new password through "Forgot your password?", you can log in now; from here',
+    refusal: (wait: string) =>
+      `Too many failed log-ins to this account from places it has not logged in from: from here, please try again in ${wait}. ` +
+      'Where you have logged in before, you can log in now; here too, once you have chosen a new password through "Forgot your password?".',
   },
   /** Failed log-ins of one account from one address it has logged in from. */
   loginPerKnownAddress: { name: 'login-known', limit: 10, windowMs: QUARTER_HOUR },
@@ -57,7 +59,8 @@ export async function limitRate(hits: HitCounter, rule: RateLimit, subject: stri
   const key = `${rule.name}:${subject.toLowerCase()}`;
   if (!(await hits.takeHit(key, windowStart, rule.limit))) {
     const minutes = Math.ceil((windowStart.getTime() + rule.windowMs - now) / 60_000);
-    throw new AppError('rate_limited', `${rule.refusal ?? 'Too many attempts'}; please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+    const wait = `${minutes} minute${minutes === 1 ? '' : 's'}`;
+    throw new AppError('rate_limited', rule.refusal?.(wait) ?? `Too many attempts; please try again in ${wait}.`);
   }
   if (Math.random() < 0.01) await hits.forgetHitsBefore(new Date(now - 24 * HOUR));
   return { key, windowStart };

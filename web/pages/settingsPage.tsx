@@ -1,7 +1,7 @@
 // Settings, in the spec's sections: Profile (username, e-mail address and its verification, a
-// change of address with the current password), Developer (API keys: create with a name, shown once with a copy button;
-// listed by prefix with creation and last-use dates; revoke) and Map provider keys (one field
-// and one Save per provider kind; a saved key shown masked, removable).
+// change of address with the current password), Developer (API keys: create with a name, shown
+// once with a copy button; listed by prefix with creation and last-use dates; revoke) and Map
+// provider keys (one field and one Save per provider kind; a saved key shown masked, removable).
 import { CsrfField, Field, Notice } from './layout.js';
 
 export interface ApiKeyRow {
