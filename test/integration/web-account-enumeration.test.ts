@@ -5,6 +5,8 @@
 // construction, not by timing: the local SMTP server holds every message unanswered while the
 // pages answer (on a service that sent its mail first, they would wait).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RATE_LIMITS } from '../../lib/accountLimits.js';
+import { inOneWindow } from '../support/limitWindows.js';
 import { linkIn, startSmtpInbox, type Mail, type SmtpInbox } from '../support/smtpInbox.js';
 import { startTestService, type TestService } from './harness.js';
 import { Browser, loggedInAccount } from './webClient.js';
@@ -101,6 +103,7 @@ describe('e-mail addresses cannot be told from the pages', () => {
   it('limits reset links for every typed address alike, whether an account has it or not', async () => {
     const known = emailOf((await service.newUser()).username);
     const unknown = `nobody-${newName()}@example.test`;
+    await inOneWindow(RATE_LIMITS.resetPerEmail.windowMs);
     const answers = new Map<string, { statuses: number[]; last: string }>();
     for (const email of [known, unknown]) {
       const statuses: number[] = [];

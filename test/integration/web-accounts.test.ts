@@ -9,6 +9,8 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../lib/accounts.js';
 import { accountRepository } from '../../db/accounts.js';
+import { RATE_LIMITS } from '../../lib/accountLimits.js';
+import { inOneWindow } from '../support/limitWindows.js';
 import { linkIn, startSmtpInbox, type Mail, type SmtpInbox } from '../support/smtpInbox.js';
 import { startTestService, type TestService } from './harness.js';
 import { Browser, loggedInAccount } from './webClient.js';
@@ -173,6 +175,7 @@ describe('web accounts', () => {
 
   it('limits log-in attempts per account', async () => {
     const { username } = await service.newUser();
+    await inOneWindow(RATE_LIMITS.loginPerAccount.windowMs);
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) statuses.push((await new Browser(service.url).submit('/login', '/login', { login: username, password: 'wrong' })).status);
     expect(statuses.slice(0, 10).every((status) => status === 401)).toBe(true);

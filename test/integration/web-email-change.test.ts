@@ -2,6 +2,8 @@
 // failed log-ins), and a new request voids every earlier link, also when the new address turns
 // out to belong to another account: only the newest link can change the address.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RATE_LIMITS } from '../../lib/accountLimits.js';
+import { inOneWindow } from '../support/limitWindows.js';
 import { linkIn, startSmtpInbox, type Mail, type SmtpInbox } from '../support/smtpInbox.js';
 import { startTestService, type TestService } from './harness.js';
 import { loggedInAccount } from './webClient.js';
@@ -53,6 +55,7 @@ describe('changing the e-mail address', () => {
   });
 
   it('asks for the current password, keeping the typed address when it is wrong', async () => {
+    await inOneWindow(RATE_LIMITS.loginPerKnownAddress.windowMs); // ten failures counted in one window
     const me = await loggedInAccount(service);
     const wanted = `${me.username}.wanted@example.test`;
     const none = await me.browser.submit('/settings', '/settings/email', { email: wanted });

@@ -5,7 +5,9 @@
 // nobody else's guessing keeps the owner out; every address has its own limit across accounts;
 // unknown names are limited exactly like known ones. Each browser here has an address of its
 // own (X-Forwarded-For, which the test service trusts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RATE_LIMITS } from '../../lib/accountLimits.js';
+import { inOneWindow } from '../support/limitWindows.js';
 import { linkIn, startSmtpInbox, type SmtpInbox } from '../support/smtpInbox.js';
 import { startTestService, type TestService } from './harness.js';
 import { Browser } from './webClient.js';
@@ -21,6 +23,8 @@ afterAll(async () => {
   await service?.stop();
   await inbox?.close();
 });
+// Each test's attempts within one quarter of an hour's window (the limits' windows are fixed).
+beforeEach(() => inOneWindow(RATE_LIMITS.loginPerAccount.windowMs));
 
 const PASSWORD = 'correct horse'; // the harness's accounts
 const emailOf = (username: string) => `${username}@example.com`;
