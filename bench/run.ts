@@ -1,7 +1,8 @@
 // `npm run bench`: every benchmark, each running its reference beside our code in the same run.
 // Results are printed and written to bench/out/results.json. `npm run bench -- imports` (or
-// `latency`, `images`, `render`, `editor`, `versions`, `xlsx`, `blobs`, `limits`, `load`) runs one of them.
+// `latency`, `images`, `render`, `editor`, `versions`, `xlsx`, `blobs`, `limits`, `load`, `accounts`) runs one of them.
 import fs from 'node:fs';
+import { benchAccountPages } from './accountPages.js';
 import { benchApiLatency } from './apiLatency.js';
 import { benchBlobStores } from './blobStores.js';
 import { benchEditor } from './editor.js';
@@ -85,6 +86,11 @@ if (!only || only === 'sweep') {
 if (!only || only === 'load') {
   console.log('Mixed load of 50 clients on the scaled-out shape (with import throughput on one and two maps workers) and on the embedded default …');
   results.mixedLoad = await benchMixedLoad();
+}
+if (!only || only === 'accounts') {
+  console.log('The account forms answering for an address or name with an account and without (/reset, /signup, /login) …');
+  results.accountPages = await benchAccountPages();
+  console.log(JSON.stringify(results.accountPages, null, 2));
 }
 fs.mkdirSync('bench/out', { recursive: true });
 fs.writeFileSync('bench/out/results.json', JSON.stringify({ date: new Date().toISOString(), results }, null, 2));

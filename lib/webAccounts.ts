@@ -1,11 +1,17 @@
-// The web application's account functions (issue 12): sign-up with e-mail verification, log-in
-// sessions, password reset, e-mail change, and the rate limits that guard them. They share
-// createUser with the API's operator CLI (lib/accounts.ts) and work through repositories the
-// caller passes in (db/webAccounts.ts, db/accounts.ts) and a Mailer (lib/mail.ts).
+// The web application's accounts (issue 12): what their functions share — the repository they
+// work through (db/webAccounts.ts makes one), the Mailer (lib/mail.ts), the secrets of links and
+// sessions — and the log-in sessions. The rest lives beside it: loginLimits.ts (password checks
+// and their limits, log-in), signups.ts, emailChange.ts, passwordReset.ts, accountMail.ts (what
+// the mails say), accountLimits.ts (the forms' limits).
+//
+// Whether an e-mail address belongs to an account must not show (issue 24): the functions behind
+// sign-up, reset and the change of address do what every address gets before the page answers,
+// and hand back the rest (finding the address's account, its link, the mail) as MailWork that
+// the route runs after answering (api/web/afterAnswer.ts).
 import { createHash, randomBytes } from 'node:crypto';
-import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 import { z } from 'zod';
-import { createUser, type AccountRepository } from './accounts.js';
+import type { AccountRepository } from './accounts.js';
+import type { HitCounter } from './accountLimits.js';
 import { AppError } from './errors.js';
 import type { Mailer } from './mail.js';
 import type { User } from './users.js';
@@ -18,28 +24,62 @@ const TOUCH_EVERY_MS = 3_600_000;
 
 export type TokenPurpose = 'verify_email' | 'reset_password';
 
-export interface WebAccountRepository {
+/** How a log-in names its account. */
+export type LoginName = { username: string } | { email: string } | { userId: number };
+
+/** An account's password hash, and whether it has logged in from the client's address (within 60 days). */
+export interface Credentials {
+  user: User;
+  passwordHash: string;
+  addressKnown: boolean;
+}
+
+/** A sign-up waiting for the link sent to its address (the account is made when it is opened). */
+export interface PendingSignup {
+  username: string;
+  email: string;
+  passwordHash: string;
+}
+
+export interface WebAccountRepository extends HitCounter {
   findUserById(id: number): Promise<User | undefined>;
-  findUserByUsername(username: string): Promise<User | undefined>;
   findUserByEmail(email: string): Promise<User | undefined>;
-  passwordHashOf(userId: number): Promise<string | undefined>;
+  /** One query, whether or not the name is an account's (a log-in must take as long for both). */
+  credentialsOf(name: LoginName, address: string): Promise<Credentials | undefined>;
+  /** The account has logged in (or chosen a new password through its mail) from this address. */
+  rememberLoginAddress(userId: number, address: string): Promise<void>;
   setPassword(userId: number, passwordHash: string): Promise<void>;
+  /** Starts a change of address: `email` waits to be verified, and every earlier verification link stops working. */
   setPendingEmail(userId: number, email: string): Promise<void>;
   /** The address the account is changing to, until its link is followed. */
   pendingEmailOf(userId: number): Promise<string | null>;
-  /** false when another account has the address by now. */
-  confirmEmail(userId: number, email: string): Promise<boolean>;
+  /**
+   * Makes `email` the account's verified address, if it is the one the account is changing to or
+   * its current one: 'superseded' otherwise (a later change), 'taken' when another account has it.
+   */
+  confirmEmail(userId: number, email: string): Promise<'confirmed' | 'superseded' | 'taken'>;
   insertSession(session: { id: string; userId: number; expiresAt: Date }): Promise<void>;
   findSession(id: string): Promise<{ userId: number; lastSeenAt: Date } | undefined>;
   touchSession(id: string, expiresAt: Date): Promise<void>;
   deleteSession(id: string): Promise<void>;
   deleteSessionsOfUser(userId: number): Promise<void>;
+  /** A password reset link's token. */
   insertToken(token: { hash: string; userId: number; purpose: TokenPurpose; email: string; expiresAt: Date }): Promise<void>;
+  /**
+   * A verification link's token, which voids the account's earlier ones; false (nothing stored)
+   * when `email` is no longer the address the account is verifying (a later change took over).
+   */
+  insertVerificationToken(token: { hash: string; userId: number; email: string; expiresAt: Date }): Promise<boolean>;
   /** Marks the token used and answers whose it was, if it is valid, unused and unexpired. */
   useToken(hash: string, purpose: TokenPurpose): Promise<{ userId: number; email: string } | undefined>;
-  /** Counts one hit of `key` in the window starting then; answers the window's count. */
-  countHit(key: string, windowStart: Date): Promise<number>;
-  forgetHitsBefore(cutoff: Date): Promise<void>;
+  /**
+   * Keeps a sign-up until its link is opened; false when the username is an account's, or held
+   * by a waiting sign-up with another address. A sign-up with the same username and address
+   * takes the place of the earlier one (whose link stops working).
+   */
+  saveSignup(signup: PendingSignup & { tokenHash: string; expiresAt: Date }): Promise<boolean>;
+  /** The waiting, unexpired sign-up of this link, removed (a link works once). */
+  takeSignup(tokenHash: string): Promise<PendingSignup | undefined>;
 }
 
 export interface WebAccountDeps {
@@ -49,126 +89,25 @@ export interface WebAccountDeps {
   publicUrl: string;
 }
 
-const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
-const newSecret = (): string => randomBytes(32).toString('base64url');
+/** What is left to do after the page has answered: finding an address's account, a link, the mail. */
+export type MailWork = () => Promise<void>;
 
-const passwordSchema = z.string().min(8, 'a password has at least 8 characters').max(1024, 'a password has at most 1,024 characters');
-const emailSchema = z.email('not a valid e-mail address').max(320);
+export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
+export const newSecret = (): string => randomBytes(32).toString('base64url');
 
-function checked<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
+export const passwordSchema = z.string().min(8, 'a password has at least 8 characters').max(1024, 'a password has at most 1,024 characters');
+export const emailSchema = z.email('not a valid e-mail address').max(320);
+
+export function checked<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new AppError('invalid_arguments', `${field}: ${parsed.error.issues[0]!.message}`);
   return parsed.data;
 }
 
-// --- rate limits -----------------------------------------------------------------------------
-
-export interface RateLimit {
-  name: string;
-  limit: number;
-  windowMs: number;
-}
-
-export const RATE_LIMITS = {
-  loginPerIp: { name: 'login-ip', limit: 30, windowMs: 15 * 60_000 },
-  loginPerAccount: { name: 'login-account', limit: 10, windowMs: 15 * 60_000 },
-  signupPerIp: { name: 'signup-ip', limit: 10, windowMs: 3_600_000 },
-  resetPerIp: { name: 'reset-ip', limit: 10, windowMs: 3_600_000 },
-  resetPerAccount: { name: 'reset-account', limit: 3, windowMs: 3_600_000 },
-  mailPerAccount: { name: 'mail-account', limit: 5, windowMs: 3_600_000 },
-} as const satisfies Record<string, RateLimit>;
-
-/** Counts an attempt; rate_limited when the window already had `limit` of them. */
-export async function limitRate(web: WebAccountRepository, rule: RateLimit, subject: string, now = Date.now()): Promise<void> {
-  const windowStart = new Date(Math.floor(now / rule.windowMs) * rule.windowMs);
-  const count = await web.countHit(`${rule.name}:${subject.toLowerCase()}`, windowStart);
-  if (count > rule.limit) {
-    const minutes = Math.ceil((windowStart.getTime() + rule.windowMs - now) / 60_000);
-    throw new AppError('rate_limited', `Too many attempts; please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
-  }
-  if (Math.random() < 0.01) await web.forgetHitsBefore(new Date(now - 24 * 3_600_000));
-}
-
-// --- e-mail verification -----------------------------------------------------------------------
-
-async function sendToken(deps: WebAccountDeps, user: User, purpose: TokenPurpose, email: string): Promise<void> {
-  const token = newSecret();
-  const ttl = purpose === 'verify_email' ? VERIFY_TTL_MS : RESET_TTL_MS;
-  await deps.web.insertToken({ hash: sha256(token), userId: user.id, purpose, email, expiresAt: new Date(Date.now() + ttl) });
-  if (purpose === 'verify_email') {
-    await deps.mailer.send({
-      to: email,
-      subject: 'Verify your e-mail address',
-      text:
-        `Hello ${user.username},\n\nplease confirm that ${email} is your address by opening this link within 24 hours:\n\n` +
-        `${deps.publicUrl}/verify?token=${token}\n\nIf you did not ask for this, ignore this message.\n`,
-    });
-  } else {
-    await deps.mailer.send({
-      to: email,
-      subject: 'Reset your password',
-      text:
-        `Hello ${user.username},\n\nsomeone (hopefully you) asked to reset the password of your account. Choose a new one within an hour here:\n\n` +
-        `${deps.publicUrl}/reset/${token}\n\nIf you did not ask for this, ignore this message: your password stays as it is.\n`,
-    });
-  }
-}
-
-/** A new account (unverified) and its verification e-mail. */
-export async function signUp(deps: WebAccountDeps, input: { username: string; email: string; password: string }): Promise<User> {
-  const user = await createUser(deps.accounts, { ...input, verified: false });
-  await sendToken(deps, user, 'verify_email', user.email);
-  return user;
-}
-
-/** Sends the verification e-mail again (to the pending address when the account is changing it). */
-export async function resendVerification(deps: WebAccountDeps, user: User, pendingEmail: string | null): Promise<void> {
-  await limitRate(deps.web, RATE_LIMITS.mailPerAccount, String(user.id));
-  if (pendingEmail) return sendToken(deps, user, 'verify_email', pendingEmail);
-  if (!user.emailVerified) return sendToken(deps, user, 'verify_email', user.email);
-}
-
-const INVALID_LINK = 'This link is not valid: it was used already, it expired, or it was copied incompletely. Ask for a new one.';
-
-/** Follows a verification link: the address it names becomes the account's, verified. */
-export async function verifyEmailToken(deps: WebAccountDeps, token: string): Promise<User> {
-  const used = await deps.web.useToken(sha256(token), 'verify_email');
-  if (!used) throw new AppError('invalid_token', INVALID_LINK);
-  if (!(await deps.web.confirmEmail(used.userId, used.email))) {
-    throw new AppError('email_taken', `The e-mail address ${used.email} belongs to another account by now.`);
-  }
-  return (await deps.web.findUserById(used.userId))!;
-}
-
-/** Starts a change of address: the new one is used once its verification link is followed. */
-export async function changeEmail(deps: WebAccountDeps, user: User, newEmail: string): Promise<void> {
-  const email = checked(emailSchema, newEmail.trim(), 'email');
-  const other = await deps.web.findUserByEmail(email);
-  if (other && other.id !== user.id) throw new AppError('email_taken', `The e-mail address ${email} already belongs to an account.`);
-  await limitRate(deps.web, RATE_LIMITS.mailPerAccount, String(user.id));
-  await deps.web.setPendingEmail(user.id, email);
-  await sendToken(deps, user, 'verify_email', email);
-}
+export const INVALID_LINK =
+  'This link is not valid: it was used already, a newer one was sent, it expired, or it was copied incompletely. Ask for a new one.';
 
 // --- sessions ----------------------------------------------------------------------------------
-
-/** A precomputed hash, so a log-in with an unknown name costs as long as one with a wrong password. */
-let dummyHash: Promise<string> | undefined;
-
-const WRONG_LOGIN = 'The username or e-mail address and the password do not match an account.';
-
-/** Checks the credentials and opens a session; answers its token (for the cookie) and the user. */
-export async function logIn(deps: WebAccountDeps, input: { login: string; password: string; ip: string }): Promise<{ user: User; token: string }> {
-  const login = input.login.trim();
-  await limitRate(deps.web, RATE_LIMITS.loginPerIp, input.ip);
-  await limitRate(deps.web, RATE_LIMITS.loginPerAccount, login || '-');
-  const user = login.includes('@') ? await deps.web.findUserByEmail(login) : await deps.web.findUserByUsername(login);
-  const hash = user ? await deps.web.passwordHashOf(user.id) : undefined;
-  dummyHash ??= argon2Hash(newSecret());
-  const ok = await argon2Verify(hash ?? (await dummyHash), input.password).catch(() => false);
-  if (!user || !hash || !ok) throw new AppError('invalid_credentials', WRONG_LOGIN);
-  return { user, token: await openSession(deps.web, user.id) };
-}
 
 /** A new session (a new token: a log-in never reuses one). */
 export async function openSession(web: WebAccountRepository, userId: number): Promise<string> {
@@ -189,30 +128,4 @@ export async function sessionUser(web: WebAccountRepository, token: string | und
 
 export async function logOut(web: WebAccountRepository, token: string | undefined): Promise<void> {
   if (token) await web.deleteSession(sha256(token));
-}
-
-// --- password reset ----------------------------------------------------------------------------
-
-/** Sends a reset link if an account has this address; the caller answers the same either way. */
-export async function requestPasswordReset(deps: WebAccountDeps, input: { email: string; ip: string }): Promise<void> {
-  await limitRate(deps.web, RATE_LIMITS.resetPerIp, input.ip);
-  const email = input.email.trim();
-  if (!emailSchema.safeParse(email).success) return;
-  const user = await deps.web.findUserByEmail(email);
-  if (!user) return;
-  await limitRate(deps.web, RATE_LIMITS.resetPerAccount, String(user.id));
-  await sendToken(deps, user, 'reset_password', user.email);
-}
-
-/** Sets a new password with a reset link's token and ends every session of the account. */
-export async function resetPassword(deps: WebAccountDeps, token: string, password: string): Promise<User> {
-  const valid = checked(passwordSchema, password, 'password');
-  const used = await deps.web.useToken(sha256(token), 'reset_password');
-  if (!used) throw new AppError('invalid_token', INVALID_LINK);
-  await deps.web.setPassword(used.userId, await argon2Hash(valid));
-  await deps.web.deleteSessionsOfUser(used.userId);
-  const user = (await deps.web.findUserById(used.userId))!;
-  // Following the link proves the address too (an account that never verified it).
-  if (!user.emailVerified && user.email === used.email) await deps.web.confirmEmail(user.id, user.email);
-  return (await deps.web.findUserById(used.userId))!;
 }

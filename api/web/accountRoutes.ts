@@ -1,23 +1,19 @@
-// The account pages: sign up, verify, log in and out, reset a password, and the profile part of
-// the settings. Forms post back to the same address; a refusal shows the form again with the
-// message and the status it means.
+// The account pages: sign up, verify, log in and out, reset a password. Forms post back to the
+// same address; a refusal shows the form again with the message and the status it means. Sign-up
+// and reset answer alike whatever the address (their mail goes out after the answer:
+// afterAnswer.ts); the limits count the client's address as the rate limits do (IPv6 per /64).
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { h } from 'preact';
 import { AppError } from '../../lib/errors.js';
-import {
-  limitRate,
-  logIn,
-  logOut,
-  openSession,
-  RATE_LIMITS,
-  requestPasswordReset,
-  resetPassword,
-  signUp,
-  verifyEmailToken,
-  type WebAccountDeps,
-} from '../../lib/webAccounts.js';
+import { verifyEmailToken } from '../../lib/emailChange.js';
+import { logIn } from '../../lib/loginLimits.js';
+import { requestPasswordReset, resetPassword } from '../../lib/passwordReset.js';
+import { finishSignUp, signUp } from '../../lib/signups.js';
+import { logOut, type WebAccountDeps } from '../../lib/webAccounts.js';
+import { addressBucket } from '../clientAddress.js';
 import { CheckMailPage, LogInPage, MessagePage, ResetFormPage, ResetRequestPage, SignUpPage } from '../../web/pages/accountPages.js';
+import { afterAnswer } from './afterAnswer.js';
 import { fields, STATUS, viewerOf } from './forms.js';
 import { answerPage } from './pageAnswer.js';
 import { csrfToken } from './security.js';
@@ -36,7 +32,6 @@ async function attempt(ctx: Context, action: () => Promise<void>, again: (error:
 /** A local path to go on to after logging in; anything else goes to the settings. */
 const localPath = (value: string | undefined): string => (value && /^\/(?![/\\])/.test(value) ? value : '/settings');
 
-
 export function mountAccountRoutes(router: Router, deps: WebAccountDeps, form: Middleware[]): void {
   router.get('/signup', (ctx) => answerPage(ctx, { title: 'Sign up', body: h(SignUpPage, { csrf: csrfToken(ctx) }) }));
   router.post('/signup', ...form, async (ctx) => {
@@ -44,11 +39,8 @@ export function mountAccountRoutes(router: Router, deps: WebAccountDeps, form: M
     await attempt(
       ctx,
       async () => {
-        await limitRate(deps.web, RATE_LIMITS.signupPerIp, ctx.ip);
-        const user = await signUp(deps, { username: username.trim(), email: email.trim(), password });
-        setSessionCookie(ctx, await openSession(deps.web, user.id));
-        (ctx.state as WebState).viewer = user;
-        answerPage(ctx, { status: 201, title: 'Check your e-mail', body: h(CheckMailPage, { email: user.email }) });
+        afterAnswer(ctx, await signUp(deps, { username: username.trim(), email: email.trim(), password, address: addressBucket(ctx.ip) }));
+        answerPage(ctx, { status: 201, title: 'Check your e-mail', body: h(CheckMailPage, { email: email.trim() }) });
       },
       (error) => ({ title: 'Sign up', body: h(SignUpPage, { csrf: csrfToken(ctx), username, email, error }) }),
     );
@@ -59,6 +51,12 @@ export function mountAccountRoutes(router: Router, deps: WebAccountDeps, form: M
     await attempt(
       ctx,
       async () => {
+        const made = await finishSignUp(deps, token);
+        if (made) {
+          const notice = `Your account ${made.username} is ready, with ${made.email} verified. Log in with the password you chose.`;
+          answerPage(ctx, { title: 'Log in', body: h(LogInPage, { csrf: csrfToken(ctx), login: made.username, notice }) });
+          return;
+        }
         const user = await verifyEmailToken(deps, token);
         answerPage(ctx, {
           title: 'E-mail address verified',
@@ -69,7 +67,14 @@ export function mountAccountRoutes(router: Router, deps: WebAccountDeps, form: M
           }),
         });
       },
-      (error) => ({ title: 'Link not valid', body: h(MessagePage, { heading: 'This link does not work', message: error, link: { href: '/settings', text: 'Send a new one from your settings' } }) }),
+      (error) => ({
+        title: 'Link not valid',
+        body: h(MessagePage, {
+          heading: 'This link does not work',
+          message: error,
+          link: viewerOf(ctx) ? { href: '/settings', text: 'Send a new one from your settings' } : { href: '/login', text: 'Log in, or sign up again' },
+        }),
+      }),
     );
   });
 
@@ -82,7 +87,7 @@ export function mountAccountRoutes(router: Router, deps: WebAccountDeps, form: M
     await attempt(
       ctx,
       async () => {
-        const session = await logIn(deps, { login, password, ip: ctx.ip });
+        const session = await logIn(deps, { login, password, address: addressBucket(ctx.ip) });
         await logOut(deps.web, sessionTokenOf(ctx)); // a log-in never keeps an earlier session's token
         setSessionCookie(ctx, session.token);
         ctx.redirect(localPath(next));
@@ -102,7 +107,7 @@ export function mountAccountRoutes(router: Router, deps: WebAccountDeps, form: M
     await attempt(
       ctx,
       async () => {
-        await requestPasswordReset(deps, { email, ip: ctx.ip });
+        afterAnswer(ctx, await requestPasswordReset(deps, { email, address: addressBucket(ctx.ip) }));
         answerPage(ctx, { title: 'Reset your password', body: h(ResetRequestPage, { csrf: csrfToken(ctx), sent: true }) });
       },
       (error) => ({ title: 'Reset your password', body: h(ResetRequestPage, { csrf: csrfToken(ctx), error }) }),
@@ -116,7 +121,7 @@ export function mountAccountRoutes(router: Router, deps: WebAccountDeps, form: M
     await attempt(
       ctx,
       async () => {
-        await resetPassword(deps, token, fields(ctx).password ?? '');
+        await resetPassword(deps, { token, password: fields(ctx).password ?? '', address: addressBucket(ctx.ip) });
         setSessionCookie(ctx, null);
         delete (ctx.state as WebState).viewer;
         answerPage(ctx, { title: 'Log in', body: h(LogInPage, { csrf: csrfToken(ctx), notice: 'Your password is changed, and every session of your account ended. Log in with the new one.' }) });

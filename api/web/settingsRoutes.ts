@@ -1,5 +1,6 @@
 // The settings page (logged in only): profile and e-mail address, API keys, provider keys. Each
-// form posts to its own address and answers the whole page with a notice or the error.
+// form posts to its own address and answers the whole page with a notice or the error. A change
+// of address asks for the current password (lib/emailChange.ts).
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { h } from 'preact';
@@ -7,8 +8,11 @@ import { createApiKey, listKeys, listProviderKeys, removeProviderKey, revokeKey,
 import { PROVIDER_KINDS, type ProviderKind } from '../../lib/basemaps.js';
 import { AppError } from '../../lib/errors.js';
 import { PROVIDER_KIND_LABELS } from '../../lib/providerKeys.js';
-import { changeEmail, resendVerification, type WebAccountDeps } from '../../lib/webAccounts.js';
+import { changeEmail, resendVerification } from '../../lib/emailChange.js';
+import type { WebAccountDeps } from '../../lib/webAccounts.js';
 import { SettingsPage, type SettingsProps, type SettingsSection } from '../../web/pages/settingsPage.js';
+import { addressBucket } from '../clientAddress.js';
+import { afterAnswer } from './afterAnswer.js';
 import { fields, requireViewer, STATUS, viewerOf } from './forms.js';
 import { answerPage } from './pageAnswer.js';
 import { csrfToken } from './security.js';
@@ -21,7 +25,7 @@ const PROVIDER_HELP: Record<ProviderKind, string> = {
   tile_provider: 'The API key on the dashboard of your tile provider account (the free hobby plan has one).',
 };
 
-type Message = Pick<SettingsProps, 'error' | 'notice' | 'newKey' | 'section'>;
+type Message = Pick<SettingsProps, 'error' | 'notice' | 'newKey' | 'section' | 'typedEmail'>;
 
 async function showSettings(ctx: Context, deps: WebAccountDeps, message: Message = {}, status = 200): Promise<void> {
   const viewer = viewerOf(ctx)!;
@@ -63,19 +67,21 @@ export function mountSettingsRoutes(router: Router, deps: WebAccountDeps, form: 
         await showSettings(ctx, deps, { ...(await run(ctx)), section });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        await showSettings(ctx, deps, { error: error.message, section }, STATUS[error.code] ?? 400);
+        // What was typed stays in its field (never a password).
+        await showSettings(ctx, deps, { error: error.message, section, typedEmail: fields(ctx).email }, STATUS[error.code] ?? 400);
       }
     });
 
   router.get('/settings', loggedIn, (ctx) => showSettings(ctx, deps));
   action('/settings/resend', 'profile', async (ctx) => {
-    const viewer = viewerOf(ctx)!;
-    await resendVerification(deps, viewer, await deps.web.pendingEmailOf(viewer.id));
-    return { notice: 'We sent the verification link again.' };
+    afterAnswer(ctx, await resendVerification(deps, viewerOf(ctx)!));
+    return { notice: 'We sent the verification link again; only the newest link works.' };
   });
   action('/settings/email', 'profile', async (ctx) => {
-    await changeEmail(deps, viewerOf(ctx)!, fields(ctx).email ?? '');
-    return { notice: 'We sent a link to the new address; it becomes your address once you open it.' };
+    const { email = '', password = '' } = fields(ctx);
+    // The same answer whether or not another account has the address: its mail goes out after it.
+    afterAnswer(ctx, await changeEmail(deps, viewerOf(ctx)!, { email, password, address: addressBucket(ctx.ip) }));
+    return { notice: 'We sent a link to the new address; it becomes your address once you open it. Earlier links no longer work.' };
   });
   action('/settings/api-keys', 'developer', async (ctx) => {
     const name = (fields(ctx).name ?? '').trim();

@@ -1,10 +1,10 @@
 // A new user's whole journey in a real browser (Debian's Chromium through playwright-core), with a
-// real SMTP server on loopback receiving the service's mail: sign up → the verification mail →
-// verify → log out and in → create an API key → use it against the API (a photo, a custom marker
-// and a map with groups) → the map's page (groups, filter, eye toggle, a popup with title, photo
-// and YouTube player, from the list and from the map) → a private map is 404 to another account
-// and visible to a `select` viewer → provider key validation → a cross-site form post refused →
-// a password reset. No request leaves the machine; every page is photographed (test/e2e/screenshots/),
+// real SMTP server on loopback receiving the service's mail: sign up → the mail's link makes the
+// account → log in, out and in → create an API key → use it against the API (a photo, a custom
+// marker and a map with groups) → the map's page (groups, filter, eye toggle, a popup with title,
+// photo and YouTube player, from the list and from the map) → a private map is 404 to another
+// account and visible to a `select` viewer → provider key validation → a change of address with
+// the keyboard (the current password asked for) → a cross-site form post refused → a password reset. No request leaves the machine; every page is photographed (test/e2e/screenshots/),
 // at 1280 and at 375 pixels wide, and checked with axe-core.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -80,7 +80,7 @@ afterAll(async () => {
 });
 
 describe("a new user's journey in Chromium", () => {
-  it('signs up, verifies the address from the mail, logs out and in again', async () => {
+  it("signs up, opens the mail's link that makes the account, logs in, out and in again", async () => {
     await page.goto(`${service.url}/`);
     await shoot('home');
     await page.getByRole('link', { name: 'Sign up' }).first().click();
@@ -92,9 +92,19 @@ describe("a new user's journey in Chromium", () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Check your e-mail');
     await shoot('check-mail');
+    await narrow('check-mail');
     await page.goto(linkIn(await mail.mailTo(email, 'Verify your e-mail address')));
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('E-mail address verified');
-    await shoot('verified');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Log in');
+    expect(await page.getByRole('status').textContent()).toContain(`Your account ${name} is ready`);
+    expect(await page.getByLabel('Username or e-mail address').inputValue()).toBe(name);
+    await shoot('account-ready');
+    await narrow('account-ready');
+    // The keyboard: the password, then Enter.
+    await page.getByLabel('Password').focus();
+    await page.keyboard.type('a long secret');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('button', { name: 'Log out' }).count()).toBe(1);
+    expect(await page.content()).toContain('<span class="badge">verified</span>');
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.goto(`${service.url}/login`);
     await page.getByLabel('Username or e-mail address').fill(email);
@@ -251,6 +261,29 @@ describe("a new user's journey in Chromium", () => {
     expect(await page.getByRole('button', { name: 'Remove the Vector/raster map platform (public token) key' }).count()).toBe(1);
     expect(await page.content()).not.toContain('pk.eyJ1IjoibWFwcyIsImEiOiJwdWJsaWMifQ');
     await shoot('provider-key-saved');
+  });
+
+  it('changes the e-mail address with the keyboard alone, asked for the current password', async () => {
+    const moved = `${name}.moved@example.test`;
+    await page.goto(`${service.url}/settings`);
+    await page.getByLabel('New e-mail address').focus();
+    await page.keyboard.type(moved);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('autocomplete'))).toBe('current-password');
+    await page.keyboard.type('not my password');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('The current password is not right.');
+    expect(await page.getByLabel('New e-mail address').inputValue()).toBe(moved); // what was typed stays
+    await shoot('email-change-refused');
+    await narrow('email-change-refused');
+    await page.getByLabel('Current password').focus();
+    await page.keyboard.type('a long secret');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('We sent a link to the new address');
+    expect(await page.content()).toContain(`${moved} <span class="badge warn">waiting for its link to be opened</span>`);
+    await shoot('email-change-sent');
+    await narrow('email-change-sent');
+    await mail.mailTo(moved, 'Verify your e-mail address');
   });
 
   it('refuses a form posted from another site, even with the session cookie', async () => {

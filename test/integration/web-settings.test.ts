@@ -3,17 +3,14 @@
 // for a logged-in account only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './harness.js';
-import { Browser } from './webClient.js';
+import { Browser, loggedInAccount } from './webClient.js';
 
 let service: TestService;
 let browser: Browser;
 
 beforeAll(async () => {
   service = await startTestService();
-  browser = new Browser(service.url);
-  const username = `set${Date.now().toString(36)}`;
-  await browser.submit('/signup', '/signup', { username, email: `${username}@example.test`, password: 'my secret pw' });
-  await service.db('users').where({ username }).update({ email_verified: true });
+  ({ browser } = await loggedInAccount(service));
 });
 afterAll(() => service?.stop());
 

@@ -20,16 +20,18 @@ export function SignUpPage(props: { csrf: string; username?: string; email?: str
   );
 }
 
+/** After a sign-up: the same page whether or not the address has an account (its owner then gets a mail instead of the link). */
 export function CheckMailPage(props: { email: string }) {
   return (
     <section class="card">
       <h1>Check your e-mail</h1>
       <p>
-        We sent a link to <strong>{props.email}</strong>. Open it within 24 hours to verify your address; until then the API does not
-        accept your keys.
+        We sent a message to <strong>{props.email}</strong>. Open its link within 24 hours to finish signing up: your account is made
+        then, and you log in with the password you chose.
       </p>
       <p>
-        No message? Look in the spam folder, or send it again from <a href="/settings">your settings</a>.
+        No message? Look in the spam folder, or <a href="/signup">sign up again</a> with the same username and address: only the newest
+        link works.
       </p>
     </section>
   );

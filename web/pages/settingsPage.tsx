@@ -1,7 +1,7 @@
 // Settings, in the spec's sections: Profile (username, e-mail address and its verification, a
-// change of address), Developer (API keys: create with a name, shown once with a copy button;
-// listed by prefix with creation and last-use dates; revoke) and Map provider keys (one field
-// and one Save per provider kind; a saved key shown masked, removable).
+// change of address with the current password), Developer (API keys: create with a name, shown
+// once with a copy button; listed by prefix with creation and last-use dates; revoke) and Map
+// provider keys (one field and one Save per provider kind; a saved key shown masked, removable).
 import { CsrfField, Field, Notice } from './layout.js';
 
 export interface ApiKeyRow {
@@ -30,6 +30,8 @@ export interface SettingsProps {
   providerKeys: ProviderKeyRow[];
   error?: string;
   notice?: string;
+  /** The new address typed into a change of address that was refused, shown again. */
+  typedEmail?: string | undefined;
   /** The section whose form was sent: its message is shown there (the form's address scrolls to it). */
   section?: SettingsSection;
 }
@@ -71,7 +73,15 @@ export function SettingsPage(props: SettingsProps) {
       <h2>Change your e-mail address</h2>
       <form method="post" action="/settings/email#profile">
         <CsrfField token={props.csrf} />
-        <Field label="New e-mail address" name="email" type="email" autocomplete="email" hint="The current address stays until you open the link we send to the new one." />
+        <Field
+          label="New e-mail address"
+          name="email"
+          type="email"
+          value={props.typedEmail}
+          autocomplete="email"
+          hint="The current address stays until you open the link we send to the new one; a newer request voids earlier links."
+        />
+        <Field label="Current password" name="password" type="password" autocomplete="current-password" hint="The one you log in with: password resets go to your address, so changing it needs the password." />
         <button type="submit">Change the address</button>
       </form>
 
