@@ -28,6 +28,8 @@ import * as m023 from './migrations/023_feature_revisions.js';
 import * as m024 from './migrations/024_versions_as_changes.js';
 import * as m025 from './migrations/025_rate_buckets.js';
 import * as m026 from './migrations/026_stored_file_keys.js';
+import * as m027 from './migrations/027_map_link_keys.js';
+import * as m028 from './migrations/028_random_map_ids.js';
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void>; config?: { transaction?: boolean } };
 
@@ -58,6 +60,8 @@ const migrations: Record<string, Migration> = {
   '024_versions_as_changes': m024,
   '025_rate_buckets': m025,
   '026_stored_file_keys': m026,
+  '027_map_link_keys': m027,
+  '028_random_map_ids': m028,
 };
 
 /** The migrations in order, up to and including `last` (all of them without it). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { APPEND_FILE_TYPES, WORKFLOW_TYPES, type AppendMapInput, type AppendMapResult } from '../../../lib/jobContracts.js';
 import { recordImport } from '../../../lib/observability/metrics.js';
-import { callerOf, mapFor } from '../../context.js';
+import { callerOf, mapFor, withLinkKey } from '../../context.js';
 import { receiveFile } from '../../fileBody.js';
 import { jobIdFor, runFileJob } from '../../fileJobs.js';
 import { defineOperation } from '../../operation.js';
@@ -68,6 +68,6 @@ export const operation = defineOperation(import.meta.url, {
       file,
     });
     recordImport(args.file_type, file.size, result.import.features);
-    ctx.body = mapFileView(deps.config.publicUrl, result.map, result.import);
+    ctx.body = mapFileView(deps.config.publicUrl, await withLinkKey(deps.db, result.map), result.import);
   },
 });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { changeMapSettings, mapSettingsArgs } from '../../mapSettings.js';
-import { summaryOf } from '../../../lib/mapSummary.js';
 import { callerOf } from '../../context.js';
 import { defineOperation } from '../../operation.js';
 import { chargeFileWrite } from '../../rateCharges.js';
@@ -47,6 +46,6 @@ export const operation = defineOperation(import.meta.url, {
       visibility: args.visibility,
       geojson: args.geojson,
     });
-    ctx.body = mapSummaryView(config.publicUrl, summaryOf(updated));
+    ctx.body = mapSummaryView(config.publicUrl, updated);
   },
 });

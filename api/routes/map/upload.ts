@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { UPLOAD_FILE_TYPES, WORKFLOW_TYPES, type UploadMapInput, type UploadMapResult } from '../../../lib/jobContracts.js';
 import { recordImport } from '../../../lib/observability/metrics.js';
-import { callerOf } from '../../context.js';
+import { callerOf, withLinkKey } from '../../context.js';
 import { receiveFile } from '../../fileBody.js';
 import { jobIdFor, runFileJob } from '../../fileJobs.js';
 import { defineOperation } from '../../operation.js';
@@ -76,6 +76,6 @@ export const operation = defineOperation(import.meta.url, {
       file,
     });
     if (file) recordImport(args.file_type, file.size, result.import.features);
-    ctx.body = mapFileView(deps.config.publicUrl, result.map, file ? result.import : undefined);
+    ctx.body = mapFileView(deps.config.publicUrl, await withLinkKey(deps.db, result.map), file ? result.import : undefined);
   },
 });
