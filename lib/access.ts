@@ -1,6 +1,7 @@
 // Who may see and change a map. Editors count only while the map has collaboration on;
 // viewers only while its visibility is `select`; an unlisted map is seen by others only with
-// its link key (the unguessable part of its link: lib/linkKeys.ts).
+// its link key (the unguessable part of its link: lib/linkKeys.ts), or by the people its owner
+// named (editors while collaboration is off, viewers named while it was `select`).
 import { AppError } from './errors.js';
 import { sameLinkKey } from './linkKeys.js';
 import type { MapRecord, MemberRole } from './maps.js';
@@ -26,7 +27,7 @@ export function accessTo(
   if (map.ownerId === userId) return 'owner';
   if (member === 'editor' && map.collaborate) return 'editor';
   if (map.visibility === 'public') return 'viewer';
-  if (map.visibility === 'unlisted' && sameLinkKey(givenKey, map.linkKey)) return 'viewer';
+  if (map.visibility === 'unlisted' && (member !== undefined || sameLinkKey(givenKey, map.linkKey))) return 'viewer';
   if (member === 'viewer' && map.visibility === 'select') return 'viewer';
   return 'none';
 }

@@ -1,6 +1,7 @@
 // Unlisted maps are reached only by whoever was given their link (issue 24): every address of an
 // unlisted map — its page, embed, map.geojson, downloads, images, basemap tiles, oEmbed — answers
-// 404 without the link key and 200 with it; map/get of a stranger needs the key too; a rename or
+// 404 without the link key and 200 with it (its owner and the people the owner named need none);
+// map/get of a stranger needs the key too; a rename or
 // a change of visibility never hands the key to someone who did not have it; members of a map
 // are told only to its owner and editors.
 import http from 'node:http';
@@ -127,7 +128,7 @@ describe('an unlisted map', () => {
 });
 
 describe('map/get and the other operations of an unlisted map', () => {
-  it("need the link key from anyone but its owner and editors; members' names go to the owner and editors only", async () => {
+  it("need the link key from anyone but its owner and the people it names; members' names go to the owner and editors only", async () => {
     const owner = await service.newUser();
     const editor = await service.newUser();
     const stranger = await service.newUser();
@@ -157,6 +158,10 @@ describe('map/get and the other operations of an unlisted map', () => {
     expect((await service.call('map/list', owner.key)).owner.find((m: { id: number }) => m.id === map.id).url).toBe(map.url);
     expect((await service.call('map/list', editor.key)).editor.find((m: { id: number }) => m.id === map.id).url).toBe(map.url);
     expect((await service.call('map/update', owner.key, { map_id: map.id, title: 'Spring' })).url).toBe(map.url);
+    // Collaboration off: the editor the owner named still sees the map (as a viewer), without the key.
+    await service.db('maps').where({ id: map.id }).update({ collaborate: false });
+    expect(await service.call('map/get', editor.key, { map_id: map.id })).toMatchObject({ url: map.url, editor_users: [] });
+    expect((await service.call('map/update', editor.key, { map_id: map.id, title: 'x' })).error_code).toBe('permission_denied');
   });
 
   it('shows who views and edits a public or select map only to its owner and editors', async () => {

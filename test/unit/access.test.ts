@@ -20,8 +20,10 @@ describe('accessTo', () => {
     for (const given of [undefined, newLinkKey(), KEY.toLowerCase(), `${KEY}A`, '']) expect(accessTo(map('unlisted'), 2, undefined, given)).toBe('none');
     // A key opens only an unlisted map.
     expect(accessTo({ ...map('private'), linkKey: KEY }, 2, undefined, KEY)).toBe('none');
-    // The owner and the editors need none.
+    // The owner, the editors and the people the owner named need none.
     expect(accessTo(map('unlisted', true), 2, 'editor')).toBe('editor');
+    expect(accessTo(map('unlisted', false), 2, 'editor')).toBe('viewer');
+    expect(accessTo(map('unlisted'), 2, 'viewer')).toBe('viewer');
   });
 
   it('counts viewers only on select maps and editors only with collaboration on', () => {

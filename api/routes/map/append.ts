@@ -32,10 +32,10 @@ export const operation = defineOperation(import.meta.url, {
   result: mapFileResult,
   idempotencyKey: true,
   example: {
-    args: { map_id: 2, file_type: 'csv', new_group: 'Museums' },
+    args: { map_id: 5480394431770113, file_type: 'csv', new_group: 'Museums' },
     result: {
-      id: 2,
-      url: 'https://maps.example.com/alice/paris',
+      id: 5480394431770113,
+      url: 'https://maps.example.com/alice/paris~KQXRBZTWMHPLVCNFGDSYAE',
       owner: 'alice',
       short_name: 'paris',
       title: 'Paris',

@@ -88,10 +88,10 @@ export const operation = defineOperation(import.meta.url, {
     markers: z.array(z.string()).describe('Markers the GeoJSON uses'),
   }),
   example: {
-    args: { map_id: 2 },
+    args: { map_id: 5480394431770113 },
     result: {
-      id: 2,
-      url: 'https://maps.example.com/alice/paris',
+      id: 5480394431770113,
+      url: 'https://maps.example.com/alice/paris~KQXRBZTWMHPLVCNFGDSYAE',
       owner: 'alice',
       short_name: 'paris',
       title: 'Paris',

@@ -8,8 +8,8 @@ import { mapSummary } from '../../schemas.js';
 import { mapSummaryView } from '../../views.js';
 
 const EXAMPLE_MAP = {
-  id: 2,
-  url: 'https://maps.example.com/alice/paris',
+  id: 5480394431770113,
+  url: 'https://maps.example.com/alice/paris~KQXRBZTWMHPLVCNFGDSYAE',
   owner: 'alice',
   short_name: 'paris',
   title: 'Paris',

@@ -33,10 +33,10 @@ export const operation = defineOperation(import.meta.url, {
   args: z.strictObject({ map_id: mapId }),
   result: mapSummary.extend({ message: z.string().describe('What happened: refreshed now, or when it will be') }),
   example: {
-    args: { map_id: 2 },
+    args: { map_id: 5480394431770113 },
     result: {
-      id: 2,
-      url: 'https://maps.example.com/alice/paris',
+      id: 5480394431770113,
+      url: 'https://maps.example.com/alice/paris~KQXRBZTWMHPLVCNFGDSYAE',
       owner: 'alice',
       short_name: 'paris',
       title: 'Paris by night',

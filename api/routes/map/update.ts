@@ -25,10 +25,10 @@ export const operation = defineOperation(import.meta.url, {
   }),
   result: mapSummary,
   example: {
-    args: { map_id: 2, title: 'Paris by night', basemap: 'dark' },
+    args: { map_id: 5480394431770113, title: 'Paris by night', basemap: 'dark' },
     result: {
-      id: 2,
-      url: 'https://maps.example.com/alice/paris',
+      id: 5480394431770113,
+      url: 'https://maps.example.com/alice/paris~KQXRBZTWMHPLVCNFGDSYAE',
       owner: 'alice',
       short_name: 'paris',
       title: 'Paris by night',

@@ -35,8 +35,8 @@ export const operation = defineOperation(import.meta.url, {
   example: {
     args: { file_type: 'geojson', visibility: 'unlisted', title: 'Paris', short_name: 'paris' },
     result: {
-      id: 2,
-      url: 'https://maps.example.com/alice/paris',
+      id: 5480394431770113,
+      url: 'https://maps.example.com/alice/paris~KQXRBZTWMHPLVCNFGDSYAE',
       owner: 'alice',
       short_name: 'paris',
       title: 'Paris',
