@@ -1,7 +1,7 @@
 // A map's address, `/{owner}/{short name}` (an unlisted map's `/{owner}/{short name}~{link key}`),
 // as the page and the files under it read it: the map when the caller may see it at this address,
 // or where it is now, for an address that is not the map's current one — a short name it had
-// before a rename, the plain address of an unlisted map asked for by its owner or an editor, an
+// before a rename, the plain address of an unlisted map asked for by its owner or someone it names, an
 // address with a key of a map that is no longer unlisted. The way on is shown only to callers who
 // may see the map: an old address never reveals a private map's new one, and never hands out an
 // unlisted map's key to someone whose address did not carry it.

@@ -27,7 +27,7 @@ export const isLinkKey = (value: unknown): value is string => typeof value === '
 
 /** Whether the key someone gave is the map's (in constant time; a map without a key matches nothing). */
 export function sameLinkKey(given: string | undefined, key: string | null): boolean {
-  if (given === undefined || key === null || !isLinkKey(given)) return false;
+  if (given === undefined || key === null || !isLinkKey(given) || given.length !== key.length) return false;
   return timingSafeEqual(Buffer.from(given), Buffer.from(key));
 }
 

@@ -4,8 +4,8 @@
 // tiles come from the same on-disk cache as the renderer's):
 //   GET /maps/{id}/basemap/style.json
 //   GET /maps/{id}/basemap/{z}/{x}/{y}
-// for whoever may see the map (an unlisted map's `{id}~{link key}`, as its embed names it). Page and embed views are counted here (countMapView) and may start
-// the heavy-traffic limit.
+// for whoever may see the map (an unlisted map's `{id}~{link key}`, as its embed names it). Page
+// and embed views are counted here (countMapView) and may start the heavy-traffic limit.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Db } from '../../db/connection.js';

@@ -59,8 +59,8 @@ function answerStream(parts: AsyncIterable<Buffer | string>, close: () => Promis
 }
 
 /**
- * map/get: every field of the map, for anyone who may view it (an unlisted map: its owner and
- * editors, or whoever gives its link key); the document streams out. Who the editors and viewers
+ * map/get: every field of the map, for anyone who may view it (an unlisted map: its owner, its
+ * editors and the people named in it, or whoever gives its link key); the document streams out. Who the editors and viewers
  * are is told only to the owner and the editors: anyone else gets both lists empty.
  */
 export const operation = defineOperation(import.meta.url, {
@@ -69,7 +69,7 @@ export const operation = defineOperation(import.meta.url, {
   summary: 'Read one map in full',
   description:
     'Answers the map with its settings, members, dates, GeoJSON document and the images and markers it uses. ' +
-    'An unlisted map is answered to its owner and editors, and to others who give its `link_key` (the part of its link after `~`); ' +
+    'An unlisted map is answered to its owner, its editors and the people named in it, and to others who give its `link_key` (the part of its link after `~`); ' +
     'to anyone else it is `map_not_found`, as a map that does not exist. `viewer_users` and `editor_users` are filled for the owner and the editors only, ' +
     'empty lists for anyone else. ' +
     'A few large maps (over 1 MB of GeoJSON) are read at a time; when many are asked for at once, the answer may be ' +
