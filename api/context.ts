@@ -1,7 +1,8 @@
 // What every route handler gets: the dependencies of the API process and helpers on them.
 import type { Context } from 'koa';
 import type { Db } from '../db/connection.js';
-import { findMapWithRole } from '../db/maps.js';
+import { findLinkKey, findMapWithRole } from '../db/maps.js';
+import type { MapSummaryData } from '../lib/jobContracts.js';
 import type { MapRecord } from '../lib/maps.js';
 import { requireMapAccess, type Access } from '../lib/access.js';
 import type { BlobStore } from '../lib/blobs/blobStore.js';
@@ -10,6 +11,7 @@ import type { TileSettings } from '../lib/render/xyzBackground.js';
 import type { JobGateway } from './jobs.js';
 import type { Turns } from './turns.js';
 import type { Caller } from './middleware/auth.js';
+import type { SummaryWithKey } from './views.js';
 
 export interface ApiDeps {
   config: Config;
@@ -24,7 +26,12 @@ export interface ApiDeps {
 
 export const callerOf = (ctx: Context): Caller => ctx.state.caller as Caller;
 
-/** The map and the caller's access to it (lib/access.ts's one check). */
-export async function mapFor(db: Db, mapId: number, userId: number, need: 'view' | 'edit'): Promise<{ map: MapRecord; access: Access }> {
-  return requireMapAccess(await findMapWithRole(db, mapId, userId), mapId, userId, need);
+/** The map and the caller's access to it (lib/access.ts's one check), with the link key the request gave. */
+export async function mapFor(db: Db, mapId: number, userId: number, need: 'view' | 'edit', givenKey?: string): Promise<{ map: MapRecord; access: Access }> {
+  return requireMapAccess(await findMapWithRole(db, mapId, userId), mapId, userId, need, givenKey);
+}
+
+/** A workflow's map summary (which never holds the link key: lib/mapSummary.ts summaryOf) with the key, read here for an unlisted map. */
+export async function withLinkKey(db: Db, map: MapSummaryData): Promise<SummaryWithKey> {
+  return { ...map, linkKey: map.visibility === 'unlisted' ? await findLinkKey(db, map.id) : null };
 }

@@ -1,8 +1,11 @@
 // Serving stored images and markers: GET and HEAD of /images/<id>/<size>.<ext> and
 // /markers/<id>/<size>.png (size: s2048, s1024, s512, s256 for images; s128, s64 for markers).
 // A size larger than the image was stored in answers the largest stored one. The files never
-// change under a URL (an id is never reused), so they are cached for a year as immutable, with
+// change under a URL (an id is never reused), so browsers keep them for a year as immutable, with
 // an ETag; `public` when a public or unlisted map uses the media, `private` otherwise. Who may
+// fetch a file can change, though (its map made private): shared caches may keep a public one
+// only while they ask again each time (`s-maxage=0`, answered by a 304 while it is still public,
+// by a 404 from then on), so a change of visibility takes effect at once. Who may
 // fetch: the uploader and everyone who may see a map that uses the media (API clients send
 // their key, browsers their session); everyone else gets 404, the same answer as
 // for an id that does not exist. With BLOB_SERVE=redirect, a GET of someone who may see the file is a 302 to
@@ -38,7 +41,7 @@ function serve(db: Db, blobs: BlobStore, kind: 'image' | 'marker') {
     await answerBlob(ctx, blobs, {
       key: derivative.key,
       etag: `"${id}-${derivative.name}-${derivative.size}"`,
-      cacheControl: `${media.publicUse ? 'public' : 'private'}, max-age=${YEAR_SECONDS}, immutable`,
+      cacheControl: media.publicUse ? `public, max-age=${YEAR_SECONDS}, s-maxage=0, immutable` : `private, max-age=${YEAR_SECONDS}, immutable`,
       perCaller: !media.publicUse,
       contentType: derivative.contentType,
       size: derivative.size,

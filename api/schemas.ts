@@ -7,18 +7,29 @@ import { BASEMAP_IDS } from '../lib/basemaps.js';
 import { contentOfDocument, type DocumentContent } from '../lib/formats/documentContent.js';
 import { parseMapDocument } from '../lib/geojson/model.js';
 import { isObjectRecord, stringProblem } from '../lib/geojson/json-data.js';
+import { LINK_KEY_PATTERN } from '../lib/linkKeys.js';
 
-/** Up to 15 digits: every such number is exact in JavaScript (a longer one could name another map). */
+/**
+ * Up to 16 digits, at most 2^53 − 1 (new maps' ids are random below 2^53): every such number is
+ * exact in JavaScript (a larger one could name another map).
+ */
 const digits = z
   .string()
-  .regex(/^[1-9]\d{0,14}$/, 'must be a map id: digits, not starting with 0, at most 15 of them')
+  .regex(/^[1-9]\d{0,15}$/, 'must be a map id: digits, not starting with 0, at most 9007199254740991')
+  .refine((value) => Number.isSafeInteger(Number(value)), 'must be a map id: at most 9007199254740991')
   .transform(Number);
 
 export const mapId = z
   .union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), digits], {
-    error: 'must be a map id: a positive whole number, or a string of up to 15 digits',
+    error: 'must be a map id: a positive whole number up to 9007199254740991, or a string of its digits',
   })
   .describe('The id of a map (a number; a string of digits is accepted too)');
+
+/** An unlisted map's link key (lib/linkKeys.ts): the part of its link after `~`. */
+export const linkKey = z
+  .string()
+  .regex(LINK_KEY_PATTERN, 'must be a link key: the 22 capital letters after "~" in the map\'s link')
+  .describe("An unlisted map's link key: the 22 capital letters after `~` in its link (`url`)");
 
 /**
  * Text an argument may hold, one rule for every string argument: no NUL character and no lone

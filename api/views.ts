@@ -1,9 +1,12 @@
 // How maps look in answers: the spec's field names, URLs from PUBLIC_URL, dates in ISO 8601 UTC.
-import type { MapDetail } from '../lib/maps.js';
+import type { MapDetail, MapRecord } from '../lib/maps.js';
 import type { ImportSummary, MapSummaryData } from '../lib/jobContracts.js';
 import { mapUrl } from '../lib/mapSummary.js';
 
-export function mapSummaryView(publicUrl: string, map: MapSummaryData) {
+/** A map's summary with its link key (an unlisted map's `url` carries it): a MapRecord, or a workflow's summary with its key read (context.ts withLinkKey). */
+export type SummaryWithKey = MapSummaryData & Pick<MapRecord, 'linkKey'>;
+
+export function mapSummaryView(publicUrl: string, map: SummaryWithKey) {
   return {
     id: map.id,
     url: mapUrl(publicUrl, map),
@@ -14,7 +17,7 @@ export function mapSummaryView(publicUrl: string, map: MapSummaryData) {
   };
 }
 
-export function mapFileView(publicUrl: string, map: MapSummaryData, imported?: ImportSummary) {
+export function mapFileView(publicUrl: string, map: SummaryWithKey, imported?: ImportSummary) {
   return { ...mapSummaryView(publicUrl, map), ...(imported ? { import: imported } : {}) };
 }
 

@@ -38,11 +38,12 @@ export async function benchStoredFileSweep() {
       [ownerId, MARKERS],
     );
     const file = `jsonb_build_object('key', 'map-images/' || gen_random_uuid(), 'size', 1, 'width', 1, 'height', 1)`;
+    // Map ids are chosen by whoever inserts (no sequence numbers maps): ids of this owner's own.
     await db.raw(
-      `insert into maps (owner_id, short_name, title, description, basemap, visibility, image_files)
-       select ?, 'map-' || i, 'Map', '', 'classic', 'private', jsonb_build_object('static', ${file}, 'thumbnail', ${file}, 'renderedAt', now())
+      `insert into maps (id, owner_id, short_name, title, description, basemap, visibility, image_files)
+       select ? * 1000000 + i, ?, 'map-' || i, 'Map', '', 'classic', 'private', jsonb_build_object('static', ${file}, 'thumbnail', ${file}, 'renderedAt', now())
        from generate_series(1, ?) i`,
-      [ownerId, MAPS],
+      [ownerId, ownerId, MAPS],
     );
     // As autovacuum leaves it: the GIN indexes' pending lists merged (a fresh bulk insert scans them linearly).
     await db.raw('vacuum analyze');

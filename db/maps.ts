@@ -9,6 +9,8 @@ import { timeLeft, stillInTime, type Deadline } from './deadline.js';
 import { translating } from './errors.js';
 import { addMedia, replaceMedia } from './mapMedia.js';
 import { closeVersion, keepAllRowsBefore, keepNewIdsAbsent, openVersion } from './mapVersions.js';
+import { newLinkKey } from '../lib/linkKeys.js';
+import { newMapId } from '../lib/mapIds.js';
 import type { MapContent, MapDetail, MapImageFiles, MapRecord, MemberRole, Visibility } from '../lib/maps.js';
 
 const recordColumns = [
@@ -20,6 +22,7 @@ const recordColumns = [
   'm.description',
   'm.basemap',
   'm.visibility',
+  'm.link_key',
   'm.collaborate',
   'm.created_at',
   'm.modified_at',
@@ -36,11 +39,15 @@ const toRecord = (row: any): MapRecord => ({
   description: row.description,
   basemap: row.basemap,
   visibility: row.visibility,
+  linkKey: row.link_key ?? null,
   collaborate: row.collaborate,
   createdAt: new Date(row.created_at),
   modifiedAt: new Date(row.modified_at),
   contentBytes: Number(row.content_bytes),
 });
+
+/** Maps in the order they were made (ids are random, so the time decides; the id only breaks ties). */
+const OLDEST_FIRST = [{ column: 'm.created_at' }, { column: 'm.id' }];
 
 const mapsWithOwner = (db: Knex | Knex.Transaction) =>
   db('maps as m').join('users as u', 'u.id', 'm.owner_id').select(recordColumns);
@@ -75,8 +82,24 @@ export async function setCollaborate(db: Db, mapId: number, collaborate: boolean
   await db('maps').where({ id: mapId }).update({ collaborate });
 }
 
+/**
+ * The columns a visibility sets: an unlisted map keeps its link key while it stays unlisted and
+ * gets a new one each time it becomes unlisted (a link given out before does not open it again);
+ * a map of any other visibility has none (migration 027's check holds the database to it).
+ */
+const visibilityColumns = (db: Knex | Knex.Transaction, visibility: Visibility) => ({
+  visibility,
+  link_key: visibility === 'unlisted' ? db.raw("case when visibility = 'unlisted' then link_key else ? end", [newLinkKey()]) : null,
+});
+
 export async function setVisibility(db: Db, mapId: number, visibility: Visibility): Promise<void> {
-  await db('maps').where({ id: mapId }).update({ visibility });
+  await db('maps').where({ id: mapId }).update(visibilityColumns(db, visibility));
+}
+
+/** The map's link key (null: the map is not unlisted, or there is no such map). */
+export async function findLinkKey(db: Db, mapId: number): Promise<string | null> {
+  const row = await db('maps').where({ id: mapId }).first('link_key');
+  return row?.link_key ?? null;
 }
 
 /** The usernames of the map's editors and viewers, each list in alphabetical order. */
@@ -106,18 +129,18 @@ export async function readMapDetail(db: Db | Knex.Transaction, mapId: number): P
   };
 }
 
-/** Maps the user owns, and maps where the user is a member, with the member role. */
+/** Maps the user owns, and maps where the user is a member, with the member role; each list oldest first (ids are random: creation time orders them). */
 export async function listMapsOfUser(
   db: Db,
   userId: number,
 ): Promise<{ owned: MapRecord[]; member: { map: MapRecord; role: MemberRole }[] }> {
   const [owned, member] = await Promise.all([
-    mapsWithOwner(db).where('m.owner_id', userId).orderBy('m.id'),
+    mapsWithOwner(db).where('m.owner_id', userId).orderBy(OLDEST_FIRST),
     mapsWithOwner(db)
       .join('map_members as mm', 'mm.map_id', 'm.id')
       .select('mm.role')
       .where('mm.user_id', userId)
-      .orderBy('m.id'),
+      .orderBy(OLDEST_FIRST),
   ]);
   return {
     owned: owned.map(toRecord),
@@ -175,6 +198,19 @@ export interface NewMap {
   deadline?: Deadline;
 }
 
+/**
+ * A random id no map has (lib/mapIds.ts), held for the transaction: a writer that draws the same
+ * id waits on the lock until this one ends, then finds the map and draws again. `draw` is for
+ * tests, which make ids collide.
+ */
+export async function chooseMapId(trx: Knex.Transaction, draw: () => number = newMapId): Promise<number> {
+  for (;;) {
+    const id = draw();
+    await trx.raw("select pg_advisory_xact_lock(hashtextextended('maps.id:' || ?, 0))", [String(id)]);
+    if (!(await trx('maps').where({ id }).first('id'))) return id;
+  }
+}
+
 export async function insertMap(db: Db, map: NewMap): Promise<MapRecord> {
   return translating(() => db.transaction(async (trx) => {
     if (map.requestId) {
@@ -182,7 +218,7 @@ export async function insertMap(db: Db, map: NewMap): Promise<MapRecord> {
       if (done) return (await findMapRecord(trx, Number(done.map_id)))!;
     }
     await timeLeft(trx, map.deadline);
-    const mapId = Number((await trx.raw("select nextval(pg_get_serial_sequence('maps', 'id')) as id")).rows[0].id);
+    const mapId = await chooseMapId(trx);
     // The features first: the owner's short names stay locked only for the moment of the insert.
     await writeFeatureRows(trx, mapId, map.content);
     await timeLeft(trx, map.deadline);
@@ -195,6 +231,7 @@ export async function insertMap(db: Db, map: NewMap): Promise<MapRecord> {
       description: map.description,
       basemap: map.basemap,
       visibility: map.visibility,
+      link_key: map.visibility === 'unlisted' ? newLinkKey() : null,
       ...contentColumns(map.content),
       next_feature_id: map.content.nextFeatureId,
     });
@@ -241,7 +278,7 @@ export async function updateMap(db: Db, mapId: number, changes: MapChanges): Pro
     if (changes.title !== undefined) update.title = changes.title;
     if (changes.description !== undefined) update.description = changes.description;
     if (changes.basemap !== undefined) update.basemap = changes.basemap;
-    if (changes.visibility !== undefined) update.visibility = changes.visibility;
+    if (changes.visibility !== undefined) Object.assign(update, visibilityColumns(trx, changes.visibility));
     if (changes.collaborate !== undefined) update.collaborate = changes.collaborate;
     if (changes.editors !== undefined) await replaceMembers(trx, mapId, 'editor', changes.editors);
     if (changes.viewers !== undefined) await replaceMembers(trx, mapId, 'viewer', changes.viewers);

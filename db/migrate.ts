@@ -28,8 +28,10 @@ import * as m023 from './migrations/023_feature_revisions.js';
 import * as m024 from './migrations/024_versions_as_changes.js';
 import * as m025 from './migrations/025_rate_buckets.js';
 import * as m026 from './migrations/026_stored_file_keys.js';
-import * as m033 from './migrations/033_signups.js';
-import * as m034 from './migrations/034_login_addresses.js';
+import * as m027 from './migrations/027_map_link_keys.js';
+import * as m028 from './migrations/028_random_map_ids.js';
+import * as m029 from './migrations/029_signups.js';
+import * as m030 from './migrations/030_login_addresses.js';
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void>; config?: { transaction?: boolean } };
 
@@ -60,8 +62,10 @@ const migrations: Record<string, Migration> = {
   '024_versions_as_changes': m024,
   '025_rate_buckets': m025,
   '026_stored_file_keys': m026,
-  '033_signups': m033,
-  '034_login_addresses': m034,
+  '027_map_link_keys': m027,
+  '028_random_map_ids': m028,
+  '029_signups': m029,
+  '030_login_addresses': m030,
 };
 
 /** The migrations in order, up to and including `last` (all of them without it). */

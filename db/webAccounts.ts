@@ -15,7 +15,7 @@ const toUser = (row: Record<string, unknown>): User => ({
   createdAt: new Date(row.created_at as string),
 });
 
-/** How long an address an account logged in from counts as the account's (migration 034). */
+/** How long an address an account logged in from counts as the account's (migration 030). */
 const KNOWN_ADDRESS_DAYS = 60;
 
 const whereName = (name: LoginName): [string, (string | number)[]] =>

@@ -14,6 +14,8 @@ export interface MapRecord {
   description: string;
   basemap: string;
   visibility: Visibility;
+  /** The unlisted map's link key, part of its every address (lib/linkKeys.ts); null for any other visibility. */
+  linkKey: string | null;
   collaborate: boolean;
   createdAt: Date;
   modifiedAt: Date;

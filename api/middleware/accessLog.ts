@@ -14,11 +14,12 @@ import type { Context, Middleware } from 'koa';
 import { log } from '../../lib/observability/logger.js';
 import { httpDuration, httpRequests, secondsSince } from '../../lib/observability/metrics.js';
 import { SANE_REQUEST_ID } from '../../lib/observability/requestId.js';
+import { readMapRef } from '../../lib/mapSummary.js';
 import { attachRequestContext, type RequestContext } from '../requestContext.js';
 
 const API_PREFIX = '/api/1/';
 const QUIET = new Set(['/healthz', '/readyz', '/metrics']);
-/** Routes whose `:id` is a map's id. */
+/** Routes whose `:id` names a map (its id, an unlisted map's with its link key, which is never logged). */
 const MAP_ID_ROUTES = /^\/(maps|embed)\/:id(\/|$)/;
 
 /** The API operation (`map/get`) or the route pattern the router matched; `unmatched` for none. */
@@ -46,7 +47,7 @@ function mapIdOf(ctx: Context, operation: string): number | undefined {
   const fromArgs = positiveInt((ctx.state.args as { map_id?: unknown } | undefined)?.map_id);
   if (fromArgs !== undefined) return fromArgs;
   if (operation === 'map/upload' && !errorCodeOf(ctx)) return positiveInt((ctx.body as { id?: unknown } | undefined)?.id);
-  if (MAP_ID_ROUTES.test(operation)) return positiveInt(ctx.params?.id);
+  if (MAP_ID_ROUTES.test(operation)) return readMapRef(ctx.params?.id)?.id;
   return undefined;
 }
 

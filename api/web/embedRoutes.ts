@@ -1,18 +1,18 @@
 // Embedding: /embed/{id} (the map in another site's iframe: its picture with a Play button, the
-// interactive map on Play, the side panel with ?panel=1) for whoever may see the map, and the
-// oEmbed endpoint (/oembed?url={map url}) for public and unlisted maps, so sites that know oEmbed
-// turn a pasted map link into the embed.
+// interactive map on Play, the side panel with ?panel=1; an unlisted map's /embed/{id}~{link key})
+// for whoever may see the map, and the oEmbed endpoint (/oembed?url={map url}) for public and
+// unlisted maps (an unlisted map's url with its key), so sites that know oEmbed turn a pasted map
+// link into the embed.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { h } from 'preact';
 import { render } from 'preact-render-to-string';
-import { findMapWithRole } from '../../db/maps.js';
-import { maySee, visibleToAnyone } from '../../lib/access.js';
+import { visibleToAnyone } from '../../lib/access.js';
 import { EMBED_HEIGHT, EMBED_WIDTH, iframeCode } from '../../lib/embed.js';
 import { mapPath, mapUrl } from '../../lib/mapSummary.js';
 import { EmbedPage } from '../../web/pages/embedPage.js';
 import { notFound } from '../fileAnswer.js';
-import { lookUpMapAddress } from '../mapAddress.js';
+import { findSeenMapByRef, lookUpMapAddress } from '../mapAddress.js';
 import { viewerIdOf } from '../viewerId.js';
 import { viewedMapBasemap, type MapBasemapDeps } from './mapBasemap.js';
 import { mapItemTree } from './mapView.js';
@@ -24,11 +24,9 @@ export function mountEmbedRoutes(router: Router, deps: MapBasemapDeps): void {
   const viewerId = viewerIdOf(db);
 
   router.get('/embed/:id', async (ctx: Context) => {
-    const id = Number(ctx.params.id);
-    const userId = await viewerId(ctx);
-    const found = Number.isSafeInteger(id) && id > 0 ? await findMapWithRole(db, id, userId ?? 0) : undefined;
+    const found = await findSeenMapByRef(db, ctx.params.id, await viewerId(ctx));
     ctx.set(EMBED_HEADERS);
-    if (!found || !maySee(found, userId)) {
+    if (!found) {
       ctx.status = 404;
       ctx.type = 'text/html; charset=utf-8';
       ctx.body = '<!doctype html><html lang="en"><meta charset="utf-8"><title>Map not found</title><link rel="stylesheet" href="/assets/site.css"><body class="embed"><p class="embed-missing">This map does not exist, or it is not public.</p></body></html>';

@@ -4,24 +4,25 @@
 // tiles come from the same on-disk cache as the renderer's):
 //   GET /maps/{id}/basemap/style.json
 //   GET /maps/{id}/basemap/{z}/{x}/{y}
-// for whoever may see the map. Page and embed views are counted here (countMapView) and may start
-// the heavy-traffic limit.
+// for whoever may see the map (an unlisted map's `{id}~{link key}`, as its embed names it). Page
+// and embed views are counted here (countMapView) and may start the heavy-traffic limit.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Db } from '../../db/connection.js';
-import { findMapWithRole } from '../../db/maps.js';
 import { countMapView, findClassicUntil, startClassicLimit } from '../../db/mapViews.js';
 import { findProviderKey } from '../../db/providerKeys.js';
-import { maySee, visibleToAnyone } from '../../lib/access.js';
+import { visibleToAnyone } from '../../lib/access.js';
 import { basemapById } from '../../lib/basemaps.js';
 import { rasterBasemapStyle } from '../../lib/basemapStyles.js';
 import { chooseBrowserBasemap, type Fallback } from '../../lib/browserBasemap.js';
 import type { Config } from '../../lib/config.js';
+import { mapRef } from '../../lib/mapSummary.js';
 import type { MapRecord } from '../../lib/maps.js';
 import { sniffFormat, sniffOther } from '../../lib/media/sniff.js';
 import { fetchTiles, TileKeyRefusedError, TileProviderUnreachableError } from '../../lib/render/tileFetch.js';
 import type { TileSettings } from '../../lib/render/xyzBackground.js';
 import { notFound } from '../fileAnswer.js';
+import { findSeenMapByRef } from '../mapAddress.js';
 import { viewerIdOf } from '../viewerId.js';
 
 export interface MapBasemapDeps {
@@ -30,7 +31,7 @@ export interface MapBasemapDeps {
   tiles: TileSettings;
 }
 
-type MapOfBasemap = Pick<MapRecord, 'id' | 'ownerId' | 'basemap'>;
+type MapOfBasemap = Pick<MapRecord, 'id' | 'ownerId' | 'basemap' | 'linkKey'>;
 
 /**
  * What the browser shows the map on (lib/browserBasemap.ts), and the key its tiles are fetched
@@ -61,7 +62,7 @@ export async function viewedMapBasemap(deps: MapBasemapDeps, map: MapOfBasemap):
   const view = await countMapView(deps.db, map.id);
   const { shown, startLimitUntil } = await decide(deps, map, view);
   if (startLimitUntil) await startClassicLimit(deps.db, map.id, startLimitUntil);
-  if (shown.kind === 'tiles') return { styleUrl: `/maps/${map.id}/basemap/style.json` };
+  if (shown.kind === 'tiles') return { styleUrl: `/maps/${mapRef(map)}/basemap/style.json` };
   return { styleUrl: `/basemaps/${shown.id}/style.json`, ...(shown.fallback ? { fallback: shown.fallback } : {}) };
 }
 
@@ -72,10 +73,8 @@ export function mountMapBasemap(router: Router, deps: MapBasemapDeps): void {
 
   /** The map when the caller may see it and it is shown on its commercial basemap now, with the key; else a 404 has been answered. */
   async function shownWithTiles(ctx: Context) {
-    const id = Number(ctx.params.id);
-    const userId = await viewerId(ctx);
-    const found = Number.isSafeInteger(id) && id > 0 ? await findMapWithRole(deps.db, id, userId ?? 0) : undefined;
-    if (!found || !maySee(found, userId)) return notFound(ctx, 'map_not_found', 'There is no such map, or you may not see it.');
+    const found = await findSeenMapByRef(deps.db, ctx.params.id, await viewerId(ctx));
+    if (!found) return notFound(ctx, 'map_not_found', 'There is no such map, or you may not see it.');
     const { shown, key } = await decide(deps, found.map, undefined);
     const basemap = shown.kind === 'tiles' ? shown.basemap : undefined;
     if (!key || basemap?.drawing.type !== 'xyz' || !basemap.providerKind) {
@@ -89,7 +88,7 @@ export function mountMapBasemap(router: Router, deps: MapBasemapDeps): void {
   router.get('/maps/:id/basemap/style.json', async (ctx) => {
     const shown = await shownWithTiles(ctx);
     if (!shown) return;
-    ctx.body = rasterBasemapStyle(shown.basemap, `${deps.config.publicUrl}/maps/${shown.map.id}/basemap/{z}/{x}/{y}`);
+    ctx.body = rasterBasemapStyle(shown.basemap, `${deps.config.publicUrl}/maps/${mapRef(shown.map)}/basemap/{z}/{x}/{y}`);
   });
 
   router.get('/maps/:id/basemap/:z/:x/:y', async (ctx) => {

@@ -15,6 +15,7 @@ import type { Config } from '../../lib/config.js';
 import { AppError } from '../../lib/errors.js';
 import { GUESSED_FORMAT_FILE_TYPES, WORKFLOW_TYPES, type AppendMapInput, type AppendMapResult } from '../../lib/jobContracts.js';
 import { recordImport } from '../../lib/observability/metrics.js';
+import { withLinkKey } from '../context.js';
 import { runFileJob } from '../fileJobs.js';
 import type { JobGateway } from '../jobs.js';
 import { newGroupTitle } from '../routes/map/append.js';
@@ -72,6 +73,6 @@ export function mountMapImport(router: Router, deps: MapImportDeps): void {
     });
     recordImport(result.format ? GUESSED_FORMAT_FILE_TYPES[result.format] : 'unknown', form.file.size, result.import.features);
     const image = await refreshImageAfterEdit(deps, id);
-    ctx.body = { ...mapFileView(config.publicUrl, result.map, result.import), format: result.format ?? null, new_group: newGroup ?? null, image };
+    ctx.body = { ...mapFileView(config.publicUrl, await withLinkKey(deps.db, result.map), result.import), format: result.format ?? null, new_group: newGroup ?? null, image };
   });
 }

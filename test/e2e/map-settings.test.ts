@@ -80,11 +80,13 @@ describe('map settings in Chromium', () => {
     await own.page.getByLabel('Short name').fill('where-we-swim');
     await own.page.getByLabel('Editors', { exact: true }).fill(editor.username);
     await own.page.getByRole('button', { name: 'Save settings' }).click();
-    await own.page.waitForURL(`${service.url}/${owner.username}/where-we-swim?settings=saved#map-settings`);
+    // Unlisted now: the map's address carries its link key.
+    await own.page.waitForURL(new RegExp(`/${owner.username}/where-we-swim~[A-Z]{22}\\?settings=saved#map-settings$`));
+    const path = new URL(own.page.url()).pathname;
     await expect.poll(() => own.page.getByRole('status').filter({ hasText: 'Settings saved.' }).count()).toBe(1);
     expect(await own.page.getByRole('heading', { level: 1 }).textContent()).toBe('Where we swim');
-    const path = `/${owner.username}/where-we-swim`;
     expect(await service.call('map/get', owner.key, { map_id: mapId })).toMatchObject({
+      url: `${service.url}${path}`,
       title: 'Where we swim',
       short_name: 'where-we-swim',
       visibility: 'unlisted',

@@ -94,12 +94,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   };
   const address = options.temporalAddress ?? inject('temporalAddress');
   const db = openDb({ databaseUrl, pgliteDir: undefined, poolMax: 30 });
-  if (!databaseUrl) {
-    await migrateToLatest(db); // PostgreSQL was migrated by the global setup
-    // Each PGlite service has its own database, whose map ids would all start at 1, while the
-    // map-image workflows are named by map id on the one Temporal server the tests share.
-    await db.raw(`select setval('maps_id_seq', ${1 + Math.floor(Math.random() * 1_000_000) * 1000})`);
-  }
+  if (!databaseUrl) await migrateToLatest(db); // PostgreSQL was migrated by the global setup
   const blobDir = path.join(dataDir, 'blobs');
   const blobs = options.blobs ?? new LocalBlobStore(blobDir);
   let worker: RunningWorker | undefined;

@@ -57,9 +57,11 @@ describe('map/get', () => {
     expect(map.modified_date).toMatch(/Z$/);
   });
 
-  it('lets anyone read public and unlisted maps', async () => {
+  it('lets anyone read public maps, and unlisted ones with their link key (unlisted-maps.test.ts)', async () => {
     expect((await get(stranger, maps.public)).title).toBe('public');
-    expect((await get(stranger, maps.unlisted)).title).toBe('unlisted');
+    const linkKey = /~([A-Z]+)$/.exec((await get(owner, maps.unlisted)).url)![1];
+    expect((await service.call('map/get', stranger.key, { map_id: maps.unlisted, link_key: linkKey })).title).toBe('unlisted');
+    expect((await get(stranger, maps.unlisted)).error_code).toBe('map_not_found');
   });
 
   it('lets the named viewers read a select map and nobody else', async () => {

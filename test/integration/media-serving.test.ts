@@ -31,6 +31,13 @@ const fetchFile = (urlPath: string, key?: string, init: RequestInit = {}) =>
 const newMap = async (key: string, visibility = 'private') =>
   (await service.send('map/upload', key, { file_type: 'empty', visibility })).id as number;
 
+/** How long a shared cache (a CDN, a proxy) may answer with its copy before asking the service again (RFC 9111). */
+function sharedCacheSeconds(cacheControl: string | null): number {
+  const directives = new Map((cacheControl ?? '').split(',').map((part) => part.trim().toLowerCase().split('=') as [string, string | undefined]));
+  if (['private', 'no-store', 'no-cache'].some((name) => directives.has(name))) return 0;
+  return Number(directives.get('s-maxage') ?? directives.get('max-age') ?? 0);
+}
+
 const pointWith = (properties: Record<string, unknown>) => ({
   type: 'FeatureCollection',
   features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [2.35, 48.85] }, properties }],
@@ -107,10 +114,36 @@ describe('serving', () => {
     expect(await status(viewer.key)).toEqual([200, 200]);
     expect(await status(editor.key)).toEqual([200, 200]);
     expect(await status(stranger.key)).toEqual([404, 404]);
-    // Public (or unlisted): everyone, and shared caches may keep it.
+    // Public (or unlisted): everyone, and shared caches may keep it (asking again each time: below).
     await service.call('map/update', owner.key, { map_id: mapId, visibility: 'unlisted' });
     expect(await status()).toEqual([200, 200]);
-    expect((await fetchFile(`/images/${image}/s256.jpg`)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await fetchFile(`/images/${image}/s256.jpg`)).headers.get('cache-control')).toBe('public, max-age=31536000, s-maxage=0, immutable');
+  });
+
+  it("lets shared caches keep a public map's photo and marker only while they ask again, so making the map private takes effect at once", async () => {
+    const image = await uploadImage(owner.key);
+    const marker = await uploadMarker(owner.key);
+    const mapId = await newMap(owner.key, 'public');
+    expect((await service.call('map/update', owner.key, { map_id: mapId, geojson: pointWith({ image: { id: image }, marker_id: marker }) })).error).toBeUndefined();
+    const etags = new Map<string, string>();
+    for (const path of [`/images/${image}/s256.jpg`, `/markers/${marker}/s64.png`]) {
+      const response = await fetchFile(path);
+      expect(response.status).toBe(200);
+      const cacheControl = response.headers.get('cache-control');
+      expect(cacheControl).toMatch(/^public, /);
+      expect(cacheControl).toContain('max-age=31536000'); // a browser keeps it for a year
+      expect(sharedCacheSeconds(cacheControl), cacheControl!).toBe(0); // a CDN or proxy asks the service each time
+      etags.set(path, response.headers.get('etag')!);
+      // Asking again costs a 304 while the map is public.
+      expect((await fetchFile(path, undefined, { headers: { 'if-none-match': etags.get(path)! } })).status).toBe(304);
+    }
+    await service.call('map/update', owner.key, { map_id: mapId, visibility: 'private' });
+    for (const [path, etag] of etags) {
+      // What a shared cache asking again hears: it is gone.
+      expect((await fetchFile(path, undefined, { headers: { 'if-none-match': etag } })).status).toBe(404);
+      const own = await fetchFile(path, owner.key);
+      expect([own.status, own.headers.get('cache-control')]).toEqual([200, 'private, max-age=31536000, immutable']);
+    }
   });
 });
 

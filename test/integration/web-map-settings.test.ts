@@ -97,17 +97,20 @@ describe('map settings on the map page', () => {
       visibility: 'unlisted',
     }));
     expect(saved.status).toBe(303);
-    expect(saved.headers.get('location')).toBe(`/${me.username}/mountain-lakes?settings=saved#map-settings`);
     const got = await service.call('map/get', me.key, { map_id: map.id });
     expect(got).toMatchObject({ title: 'Mountain lakes', short_name: 'mountain-lakes', description: 'Swim **here**.\nSecond line.', basemap: 'dark', visibility: 'unlisted' });
+    // Unlisted now: its address carries its link key.
+    const link = new URL(got.url).pathname;
+    expect(link).toMatch(new RegExp(`^/${me.username}/mountain-lakes~[A-Z]{22}$`));
+    expect(saved.headers.get('location')).toBe(`${link}?settings=saved#map-settings`);
     const listed = await service.call('map/list', me.key, {});
     expect(listed.owner.find((m: { id: number }) => m.id === map.id)).toMatchObject({ title: 'Mountain lakes', short_name: 'mountain-lakes', visibility: 'unlisted' });
-    const after = await me.browser.request(`/${me.username}/mountain-lakes?settings=saved`);
+    const after = await me.browser.request(`${link}?settings=saved`);
     expect(after.html).toContain('<p class="notice" role="status">Settings saved.</p>');
     expect(after.html).toContain('<h1>Mountain lakes</h1>');
     expect(after.html).toContain('data-map-style="/basemaps/dark/style.json"');
     const old = await me.browser.request(map.path);
-    expect([old.status, old.headers.get('location')]).toEqual([302, `/${me.username}/mountain-lakes`]);
+    expect([old.status, old.headers.get('location')]).toEqual([302, link]);
   });
 
   it('tells the owner when another of their maps has the short name asked for', async () => {

@@ -142,21 +142,23 @@ describe('map list pages', () => {
   it('shares a map: its link and embed codes, /embed/{id} framable with a Play button, and oEmbed for public and unlisted maps', async () => {
     const me = await account();
     const open = await upload(me.key, 'Walks "north" <2>', 'unlisted');
+    // An unlisted map's embed names it with its link key, as its link does (unlisted-maps.test.ts).
+    const ref = `${open.id}${open.path.slice(open.path.indexOf('~'))}`;
     const page = await me.browser.request(open.path);
-    const embedCode = `<iframe src="${service.url}/embed/${open.id}" width="768" height="576" title="Walks &quot;north&quot; &lt;2>" style="border:0" loading="lazy" allowfullscreen></iframe>`;
+    const embedCode = `<iframe src="${service.url}/embed/${ref}" width="768" height="576" title="Walks &quot;north&quot; &lt;2>" style="border:0" loading="lazy" allowfullscreen></iframe>`;
     // The page shows the codes as text (escaped once more in the HTML).
     expect(page.html).toContain(embedCode.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;'));
-    expect(page.html).toContain(`/embed/${open.id}?panel=1`);
+    expect(page.html).toContain(`/embed/${ref}?panel=1`);
     expect(page.html).toContain(`<link rel="alternate" type="application/json+oembed" href="${service.url}/oembed?url=${encodeURIComponent(`${service.url}${open.path}`)}"`);
 
-    const embed = await new Browser(service.url).request(`/embed/${open.id}`);
+    const embed = await new Browser(service.url).request(`/embed/${ref}`);
     expect(embed.status).toBe(200);
     expect(embed.headers.get('content-security-policy')).toContain('frame-ancestors *');
     expect(embed.headers.get('x-frame-options')).toBeNull();
     expect(embed.html).toContain(`<img src="${open.path}/static.png"`);
     expect(embed.html).toContain('data-play');
     expect(embed.html).not.toContain('class="side-panel"');
-    expect((await new Browser(service.url).request(`/embed/${open.id}?panel=1`)).html).toContain('class="side-panel"');
+    expect((await new Browser(service.url).request(`/embed/${ref}?panel=1`)).html).toContain('class="side-panel"');
 
     const secret = await upload(me.key, 'Secret', 'private');
     expect((await new Browser(service.url).request(`/embed/${secret.id}`)).status).toBe(404);

@@ -18,8 +18,10 @@ export interface MapPageProps {
   /** Why the map shows on classic instead of its commercial basemap: told to its owner only. */
   basemapNotice?: Fallback;
   tree: ItemTree;
-  /** Share: the map's link, and its iframe codes. */
+  /** Share: the map's link, and its iframe codes (an unlisted map's with its link key). */
   link: string;
+  /** The map is unlisted: Share says that its link is all it takes. */
+  unlisted?: boolean;
   embedCode: string;
   embedCodeWithPanel: string;
   /** For the map's owner and editors: where the editor saves and imports files, and this browser's form token. */
@@ -153,10 +155,11 @@ function Downloads({ path }: { path: string }) {
 }
 
 /** Share: the map's link and the code that embeds it (default 768×576, with or without the side panel). */
-function Share(props: { link: string; embedCode: string; embedCodeWithPanel: string }) {
+function Share(props: { link: string; embedCode: string; embedCodeWithPanel: string; unlisted?: boolean | undefined }) {
   return (
     <details class="share">
       <summary>Share</summary>
+      {props.unlisted ? <p class="hint">Only people who have this link or an embed code can open this map.</p> : null}
       <p class="field">
         <label for="share-link">Link</label>
         <input id="share-link" type="text" readonly value={props.link} />
@@ -221,7 +224,7 @@ export function MapPage(props: MapPageProps) {
         {props.basemapNotice ? <BasemapNotice fallback={props.basemapNotice} /> : null}
         {props.descriptionHtml ? <div class="description" dangerouslySetInnerHTML={{ __html: props.descriptionHtml }} /> : null}
         <ItemList tree={props.tree} />
-        <Share link={props.link} embedCode={props.embedCode} embedCodeWithPanel={props.embedCodeWithPanel} />
+        <Share link={props.link} embedCode={props.embedCode} embedCodeWithPanel={props.embedCodeWithPanel} unlisted={props.unlisted} />
         <Downloads path={props.path} />
       </aside>
       <figure

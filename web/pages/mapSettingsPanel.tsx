@@ -50,7 +50,7 @@ export interface MapSettingsProps {
 
 const VISIBILITIES = [
   { value: 'public', label: 'Public', hint: 'anyone with the link, and listed on Explore' },
-  { value: 'unlisted', label: 'Unlisted', hint: 'anyone with the link; not listed' },
+  { value: 'unlisted', label: 'Unlisted', hint: 'only people given its link (see Share); not listed; a new link each time it is made unlisted' },
   { value: 'private', label: 'Private', hint: 'only you, and the editors while collaboration is on' },
   { value: 'select', label: 'Only the people I name', hint: 'the viewers below, logged in' },
 ] as const;

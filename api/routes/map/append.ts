@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { APPEND_FILE_TYPES, WORKFLOW_TYPES, type AppendMapInput, type AppendMapResult } from '../../../lib/jobContracts.js';
 import { recordImport } from '../../../lib/observability/metrics.js';
-import { callerOf, mapFor } from '../../context.js';
+import { callerOf, mapFor, withLinkKey } from '../../context.js';
 import { receiveFile } from '../../fileBody.js';
 import { jobIdFor, runFileJob } from '../../fileJobs.js';
 import { defineOperation } from '../../operation.js';
@@ -32,10 +32,10 @@ export const operation = defineOperation(import.meta.url, {
   result: mapFileResult,
   idempotencyKey: true,
   example: {
-    args: { map_id: 2, file_type: 'csv', new_group: 'Museums' },
+    args: { map_id: 5480394431770113, file_type: 'csv', new_group: 'Museums' },
     result: {
-      id: 2,
-      url: 'https://maps.example.com/alice/paris',
+      id: 5480394431770113,
+      url: 'https://maps.example.com/alice/paris~KQXRBZTWMHPLVCNFGDSYAE',
       owner: 'alice',
       short_name: 'paris',
       title: 'Paris',
@@ -68,6 +68,6 @@ export const operation = defineOperation(import.meta.url, {
       file,
     });
     recordImport(args.file_type, file.size, result.import.features);
-    ctx.body = mapFileView(deps.config.publicUrl, result.map, result.import);
+    ctx.body = mapFileView(deps.config.publicUrl, await withLinkKey(deps.db, result.map), result.import);
   },
 });

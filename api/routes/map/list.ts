@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { listMapsOfUser } from '../../../db/maps.js';
 import { accessTo } from '../../../lib/access.js';
-import { summaryOf } from '../../../lib/mapSummary.js';
+import type { MapRecord } from '../../../lib/maps.js';
 import { callerOf } from '../../context.js';
 import { defineOperation } from '../../operation.js';
 import { mapSummary } from '../../schemas.js';
 import { mapSummaryView } from '../../views.js';
 
 const EXAMPLE_MAP = {
-  id: 2,
-  url: 'https://maps.example.com/alice/paris',
+  id: 5480394431770113,
+  url: 'https://maps.example.com/alice/paris~KQXRBZTWMHPLVCNFGDSYAE',
   owner: 'alice',
   short_name: 'paris',
   title: 'Paris',
@@ -28,7 +28,7 @@ export const operation = defineOperation(import.meta.url, {
   async handle(ctx, { db, config }) {
     const { userId } = callerOf(ctx);
     const { owned, member } = await listMapsOfUser(db, userId);
-    const view = (map: Parameters<typeof summaryOf>[0]) => mapSummaryView(config.publicUrl, summaryOf(map));
+    const view = (map: MapRecord) => mapSummaryView(config.publicUrl, map);
     const withAccess = member.map(({ map, role }) => ({ map, access: accessTo(map, userId, role) }));
     ctx.body = {
       owner: owned.map(view),

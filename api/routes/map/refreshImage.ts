@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { findProviderKey } from '../../../db/providerKeys.js';
 import { basemapById } from '../../../lib/basemaps.js';
-import { summaryOf } from '../../../lib/mapSummary.js';
 import { missingProviderKeyError } from '../../../lib/providerKeys.js';
 import { callerOf, mapFor } from '../../context.js';
 import { clientGone } from '../../fileJobs.js';
@@ -34,10 +33,10 @@ export const operation = defineOperation(import.meta.url, {
   args: z.strictObject({ map_id: mapId }),
   result: mapSummary.extend({ message: z.string().describe('What happened: refreshed now, or when it will be') }),
   example: {
-    args: { map_id: 2 },
+    args: { map_id: 5480394431770113 },
     result: {
-      id: 2,
-      url: 'https://maps.example.com/alice/paris',
+      id: 5480394431770113,
+      url: 'https://maps.example.com/alice/paris~KQXRBZTWMHPLVCNFGDSYAE',
       owner: 'alice',
       short_name: 'paris',
       title: 'Paris by night',
@@ -60,6 +59,6 @@ export const operation = defineOperation(import.meta.url, {
     const message = answer.refreshed
       ? 'Static image refreshed.'
       : `The static image was refreshed less than ${minutes(Math.max(1, Math.round(config.imageRefreshSpacingMs / 60_000)))} ago; it will be refreshed again at ${when(answer.nextRenderAt, Date.now())}, with every change made until then.`;
-    ctx.body = { ...mapSummaryView(config.publicUrl, summaryOf(map)), message };
+    ctx.body = { ...mapSummaryView(config.publicUrl, map), message };
   },
 });

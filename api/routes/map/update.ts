@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { changeMapSettings, mapSettingsArgs } from '../../mapSettings.js';
-import { summaryOf } from '../../../lib/mapSummary.js';
 import { callerOf } from '../../context.js';
 import { defineOperation } from '../../operation.js';
 import { chargeFileWrite } from '../../rateCharges.js';
@@ -26,10 +25,10 @@ export const operation = defineOperation(import.meta.url, {
   }),
   result: mapSummary,
   example: {
-    args: { map_id: 2, title: 'Paris by night', basemap: 'dark' },
+    args: { map_id: 5480394431770113, title: 'Paris by night', basemap: 'dark' },
     result: {
-      id: 2,
-      url: 'https://maps.example.com/alice/paris',
+      id: 5480394431770113,
+      url: 'https://maps.example.com/alice/paris~KQXRBZTWMHPLVCNFGDSYAE',
       owner: 'alice',
       short_name: 'paris',
       title: 'Paris by night',
@@ -47,6 +46,6 @@ export const operation = defineOperation(import.meta.url, {
       visibility: args.visibility,
       geojson: args.geojson,
     });
-    ctx.body = mapSummaryView(config.publicUrl, summaryOf(updated));
+    ctx.body = mapSummaryView(config.publicUrl, updated);
   },
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { UPLOAD_FILE_TYPES, WORKFLOW_TYPES, type UploadMapInput, type UploadMapResult } from '../../../lib/jobContracts.js';
 import { recordImport } from '../../../lib/observability/metrics.js';
-import { callerOf } from '../../context.js';
+import { callerOf, withLinkKey } from '../../context.js';
 import { receiveFile } from '../../fileBody.js';
 import { jobIdFor, runFileJob } from '../../fileJobs.js';
 import { defineOperation } from '../../operation.js';
@@ -35,8 +35,8 @@ export const operation = defineOperation(import.meta.url, {
   example: {
     args: { file_type: 'geojson', visibility: 'unlisted', title: 'Paris', short_name: 'paris' },
     result: {
-      id: 2,
-      url: 'https://maps.example.com/alice/paris',
+      id: 5480394431770113,
+      url: 'https://maps.example.com/alice/paris~KQXRBZTWMHPLVCNFGDSYAE',
       owner: 'alice',
       short_name: 'paris',
       title: 'Paris',
@@ -76,6 +76,6 @@ export const operation = defineOperation(import.meta.url, {
       file,
     });
     if (file) recordImport(args.file_type, file.size, result.import.features);
-    ctx.body = mapFileView(deps.config.publicUrl, result.map, file ? result.import : undefined);
+    ctx.body = mapFileView(deps.config.publicUrl, await withLinkKey(deps.db, result.map), file ? result.import : undefined);
   },
 });
