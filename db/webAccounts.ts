@@ -1,5 +1,5 @@
 // Sessions, single-use account tokens and rate-limit counters of the web application
-// (migration 021), waiting sign-ups (033), the addresses accounts log in from (034), and the
+// (migration 021), waiting sign-ups (029), the addresses accounts log in from (030), and the
 // user reads and writes its accounts need.
 import type { User } from '../lib/users.js';
 import type { LoginName, WebAccountRepository } from '../lib/webAccounts.js';
