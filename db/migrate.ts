@@ -28,6 +28,7 @@ import * as m023 from './migrations/023_feature_revisions.js';
 import * as m024 from './migrations/024_versions_as_changes.js';
 import * as m025 from './migrations/025_rate_buckets.js';
 import * as m026 from './migrations/026_stored_file_keys.js';
+import * as m036 from './migrations/036_map_daily_tiles.js';
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void>; config?: { transaction?: boolean } };
 
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '024_versions_as_changes': m024,
   '025_rate_buckets': m025,
   '026_stored_file_keys': m026,
+  '036_map_daily_tiles': m036,
 };
 
 /** The migrations in order, up to and including `last` (all of them without it). */
