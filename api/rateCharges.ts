@@ -52,10 +52,10 @@ export const fileJobCost = (limits: RateLimits, bytes: number, running: number):
   limits.mbWeight * Math.floor(bytes / MB) + limits.fileWeight * Math.max(0, running + 1 - limits.freeFileJobs);
 
 /**
- * One request's buckets: each is brought up to the request's cost, once. A request refused by
- * one bucket gets back what it paid the others (all but its admission, the 1 every request costs
- * its address), so it costs nothing more than that, and its `retry_after` is the time until the
- * refusing bucket holds the whole request again: a client that waits that long passes.
+ * One request's buckets: each is brought up to the request's cost, once. A refused request gets
+ * back what it paid (all but its admission, the 1 every request costs its address), so it costs
+ * nothing more than that, and its `retry_after` is the time until every bucket that refused it
+ * holds the whole request again: a client that waits that long and asks again passes.
  */
 export class RateMeter {
   private readonly paid = new Map<RateSubject, number>();
@@ -82,20 +82,28 @@ export class RateMeter {
   }
 
   /**
-   * Brings each bucket's charge up to `cost` (never down), the last added (the key's) first.
-   * Throws RateLimited when a bucket refuses, after giving back what this request paid.
+   * Brings each bucket's charge up to `cost` (never down; at most its burst: a full bucket pays
+   * for anything, also when the request paid part of it before), the last added (the key's)
+   * first. When any bucket refuses, what the others took is given back and RateLimited names the
+   * longest wait among the refusing buckets: after it, every one of them holds the request.
    */
   async chargeUpTo(cost: number): Promise<void> {
+    let refusal: { waitMs: number; who: string } | undefined;
     for (const [subject, paid] of [...this.paid].reverse()) {
-      if (paid >= cost) continue;
-      const grant = await this.store.take(subject.subject, subject.rule, cost - paid);
-      if (!grant.granted) {
-        await this.giveBack();
-        // The bucket holds what it held plus what it got back; the retry costs `cost` again, its kept part included.
-        const keptMs = ((this.kept.get(subject) ?? 0) * 60_000) / subject.rule.perMinute;
-        throw new RateLimited(grant.retryAfterMs + keptMs, subject.who);
+      const due = Math.min(cost, subject.rule.burst);
+      if (paid >= due) continue;
+      const grant = await this.store.take(subject.subject, subject.rule, due - paid);
+      if (grant.granted) {
+        this.paid.set(subject, due);
+        continue;
       }
-      this.paid.set(subject, cost);
+      // It will hold what it holds plus what it gets back; a retry costs it `due` again, its kept part included.
+      const waitMs = grant.retryAfterMs + ((this.kept.get(subject) ?? 0) * 60_000) / subject.rule.perMinute;
+      if (!refusal || waitMs > refusal.waitMs) refusal = { waitMs, who: subject.who };
+    }
+    if (refusal) {
+      await this.giveBack();
+      throw new RateLimited(refusal.waitMs, refusal.who);
     }
   }
 

@@ -56,14 +56,14 @@ describe('RateMeter', () => {
   const limits: RateLimits = { store: 'memory', perKey: { burst: 10, perMinute: 60 }, perIp: { burst: 20, perMinute: 60 }, freeFileJobs: 2, fileWeight: 3, mbWeight: 2 };
   const MB = 1024 * 1024;
 
-  function world() {
+  function world(rules = limits) {
     const { buckets, advance } = clocked();
     const jobs = new JobsInFlight();
-    const address: RateSubject = { subject: 'ip:a', rule: limits.perIp, who: 'from this address' };
-    const key: RateSubject = { subject: 'key:k', rule: limits.perKey, who: 'with this API key' };
+    const address: RateSubject = { subject: 'ip:a', rule: rules.perIp, who: 'from this address' };
+    const key: RateSubject = { subject: 'key:k', rule: rules.perKey, who: 'with this API key' };
     /** A request as the limiter makes one: the address admitted at 1, then the key's bucket. */
     const request = async () => {
-      const meter = new RateMeter(buckets, limits, jobs);
+      const meter = new RateMeter(buckets, rules, jobs);
       meter.add(address);
       await meter.admit(1);
       meter.add(key);
@@ -135,6 +135,36 @@ describe('RateMeter', () => {
     expect(refusal?.retryAfterSeconds).toBe(4); // 8 needed, 4 held
     later(refusal!.retryAfterSeconds * 1000);
     await (await r2()).chargeFileJob(4 * MB);
+  });
+
+  it('waits for the slowest of the buckets that refused, so that waiting suffices for both', async () => {
+    const { advance, request, buckets, address } = world();
+    buckets.takeNow(address.subject, address.rule, 16); // the address holds 4
+    const first = await request(); // the address 3
+    await first.chargeUpTo(3); // the key 7, the address 1
+    const second = await request(); // the address 0
+    // The key is 2 s short; the address 8 s, and 1 s more for the admission a retry pays again.
+    const refusal = await refusalOf(second.chargeUpTo(9));
+    expect(refusal?.message).toMatch(/from this address/);
+    expect(refusal?.retryAfterSeconds).toBe(9);
+    advance(refusal!.retryAfterSeconds * 1000);
+    const retry = await request();
+    await retry.chargeUpTo(9);
+  });
+
+  it('lets a request that costs more than a burst, learnt in two steps, pass once the bucket is full', async () => {
+    const { advance, request } = world({ ...limits, perIp: { burst: 100, perMinute: 60 } });
+    const first = await request();
+    await first.chargeUpTo(1);
+    await first.chargeUpTo(4); // the key holds 6
+    const big = await request();
+    await big.chargeUpTo(1);
+    const refusal = await refusalOf(big.chargeUpTo(25)); // a 12 MB read: 25, more than the key's 10
+    expect(refusal?.retryAfterSeconds).toBe(4); // until the key is full
+    advance(refusal!.retryAfterSeconds * 1000);
+    const retry = await request();
+    await retry.chargeUpTo(1);
+    await retry.chargeUpTo(25);
   });
 });
 
