@@ -2,6 +2,7 @@ import type { Db } from '../db/connection.js';
 import type { BlobStore } from '../lib/blobs/blobStore.js';
 import type { Basemap, ProviderKind } from '../lib/basemaps.js';
 import type { BackgroundPainter } from '../lib/render/renderMap.js';
+import type { TileOwner } from '../lib/render/tileCache.js';
 
 /**
  * Fault-injection points for tests (in the spirit of FoundationDB's BUGGIFY): a test can make
@@ -21,8 +22,8 @@ export interface ActivityDeps {
   /** The service's PUBLIC_URL (table imports recognise the service's own image URLs). */
   publicUrl: string;
   faults?: FaultHooks;
-  /** How the renderer draws a commercial basemap with the owner's key (fetched XYZ tiles); the render worker has it. */
-  paintTiles?: (basemap: Basemap, key: string) => BackgroundPainter;
+  /** How the renderer draws a commercial basemap for the map's owner with a key (fetched XYZ tiles, cached per owner and key); the render worker has it. */
+  paintTiles?: (basemap: Basemap, owner: TileOwner) => BackgroundPainter;
   /** The service's own provider keys (config.serviceProviderKeys), for maps whose owners have none. */
   serviceProviderKeys?: Partial<Record<ProviderKind, string>>;
 }

@@ -54,7 +54,7 @@ async function tilePainter(deps: ActivityDeps, basemap: Basemap, ownerId: number
   const key = (await findProviderKey(deps.db, ownerId, basemap.providerKind)) ?? deps.serviceProviderKeys?.[basemap.providerKind];
   if (!key) throw missingProviderKeyError({ name: basemap.name, providerKind: basemap.providerKind }, owner);
   if (!deps.paintTiles) throw new Error('This worker cannot fetch basemap tiles');
-  return deps.paintTiles(basemap, key);
+  return deps.paintTiles(basemap, { accountId: ownerId, key });
 }
 
 async function store(deps: ActivityDeps, png: Buffer, size: { width: number; height: number }): Promise<MapImageFile> {

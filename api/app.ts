@@ -4,7 +4,8 @@
 // (/basemaps/…: styles, vector tiles, the labels' font), /healthz and /readyz, /metrics,
 // /openapi.json and the loopback-only operator endpoint. Every request gets an id and one
 // access log line (middleware/accessLog.ts), passes its address's rate limit first, and every
-// operation its key's after authentication (rateLimits.ts).
+// operation its key's after authentication (rateLimits.ts); answers over HTTPS carry HSTS
+// (strictTransport.ts).
 import Router from '@koa/router';
 import Koa from 'koa';
 import { usesPg } from '../db/connection.js';
@@ -30,6 +31,7 @@ import { buildOpenApiDocument } from './openapi.js';
 import { OPERATIONS } from './operations.js';
 import { trustProxies } from './clientAddress.js';
 import { createRateLimiter } from './rateLimits.js';
+import { strictTransport } from './strictTransport.js';
 import { CLIENT_STALLED } from './routes/map/get.js';
 import { COMMON_HEADERS } from './server.js';
 
@@ -73,8 +75,10 @@ export function createApp(given: Omit<ApiDeps, 'largeReads'> & Partial<Pick<ApiD
     log.error(`${ctx?.method ?? ''} ${ctx ? operationOf(ctx) : ''} failed while answering`, error, requestContextOf(ctx)?.requestId);
   });
   app.use(accessLog());
+  const hsts = strictTransport(deps.config.publicUrl);
   app.use(async (ctx, next) => {
     ctx.set(COMMON_HEADERS);
+    hsts(ctx);
     await next();
   });
   const rateLimiter = createRateLimiter(deps.config, deps.db, log);

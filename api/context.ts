@@ -26,6 +26,9 @@ export interface ApiDeps {
 
 export const callerOf = (ctx: Context): Caller => ctx.state.caller as Caller;
 
+/** A JSON operation's body size, decoded (middleware/jsonArgs.ts): what map/update with a geojson is charged by. */
+export const bodyBytesOf = (ctx: Context): number => (ctx.state.bodyBytes as number | undefined) ?? 0;
+
 /** The map and the caller's access to it (lib/access.ts's one check), with the link key the request gave. */
 export async function mapFor(db: Db, mapId: number, userId: number, need: 'view' | 'edit', givenKey?: string): Promise<{ map: MapRecord; access: Access }> {
   return requireMapAccess(await findMapWithRole(db, mapId, userId), mapId, userId, need, givenKey);

@@ -3,12 +3,14 @@
 // cut off at the first byte past it. A compressed body (Content-Encoding) is decoded on the way
 // and the cap counts decoded bytes (requestBody.ts). Nothing is buffered in memory; the bytes
 // are hashed as they pass, so a repeated Idempotency-Key can be told from a reused one. The web
-// editor's Import streams a multipart form's file part the same way (api/web/formFile.ts).
+// editor's Import streams a multipart form's file part the same way (api/web/formFile.ts). A
+// stored file is charged its size (rate limits: api/rateCharges.ts) before any job runs on it.
 import { createHash } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 import type { Context } from 'koa';
 import { BlobStorageError, BlobTooLargeError, REQUEST_PREFIXES, type BlobStore, type StoredBlob } from '../lib/blobs/blobStore.js';
 import { AppError } from '../lib/errors.js';
+import { chargeFileBytes } from './rateCharges.js';
 import { BodyEncodingError, contentEncoding, decodedBody, through } from './requestBody.js';
 
 export function tooLarge(ctx: Context, maxBytes: number): AppError {
@@ -58,9 +60,13 @@ export async function storeUpload(ctx: Context, blobs: BlobStore, source: Readab
     }
     throw new AppError('missing_file', 'The upload was interrupted before the whole file arrived.');
   }
-  if (stored.size === 0) {
+  try {
+    if (stored.size === 0) throw empty();
+    // Its size, now known (a body sent compressed or without a length): the rest of its cost.
+    await chargeFileBytes(ctx, stored.size);
+  } catch (error) {
     await blobs.delete(stored.key);
-    throw empty();
+    throw error;
   }
   return { ...stored, sha256: hash.digest('hex') };
 }

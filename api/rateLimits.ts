@@ -1,10 +1,10 @@
 // The rate limits (issue 14): token buckets per client address (every request: API calls, web
 // pages and their files, log-in attempts) and per API key (authenticated /api/1/ calls). A plain
-// request costs 1, a file operation RATE_LIMIT_FILE_WEIGHT, reading a large map more by its size
-// (map/get, and the site's GeoJSON, downloads and versions of it: rateCharges.ts). Past a
-// bucket: a Retry-After header and, for the API (HTTP 200, as every API answer) and the site's
-// other JSON requests (HTTP 429), {"error", "error_code": "rate_limited", "retry_after"}; for a
-// browser's page or form a 429 page saying how long to wait.
+// request costs 1, a file job its size and the jobs its client already runs (issue 24), reading a
+// large map more by its size (map/get, and the site's GeoJSON, downloads and versions of it):
+// rateCharges.ts. Past a bucket: a Retry-After header and, for the API (HTTP 200, as every API
+// answer) and the site's other JSON requests (HTTP 429), {"error", "error_code": "rate_limited",
+// "retry_after"}; for a browser's page or form a 429 page saying how long to wait.
 // Buckets live in this process's memory by default, or in PostgreSQL (RATE_LIMIT_STORE=postgres)
 // for API processes that must share one budget: README "Rate limits" says why.
 import type { Context, Middleware, Next } from 'koa';
@@ -21,7 +21,8 @@ import { callerOf } from './context.js';
 import { drain } from './middleware/drainOnError.js';
 import type { Logger } from './middleware/errors.js';
 import type { Operation } from './operation.js';
-import { fileCost, meterOf, RateMeter } from './rateCharges.js';
+import { JobsInFlight, meterOf, RateMeter } from './rateCharges.js';
+import { contentEncoding } from './requestBody.js';
 import { answerPage } from './web/pageAnswer.js';
 
 /**
@@ -30,7 +31,7 @@ import { answerPage } from './web/pageAnswer.js';
  */
 const EXEMPT_PATHS = new Set(['/healthz', '/readyz', '/metrics', '/internal/admin']);
 
-/** The editor's file posts (Import, photo and icon uploads) cost what an API file operation does. */
+/** The editor's file posts (Import, photo and icon uploads): file jobs of the address, as an API key's file operations are the key's. */
 const WEB_FILE_POSTS = /^\/maps\/\d+\/(import|images|markers)\/?$/;
 
 export interface RateLimiter {
@@ -43,6 +44,15 @@ export interface RateLimiter {
 
 const pass: Middleware = (_ctx, next) => next();
 
+/**
+ * The bytes a file request says it sends (0 when it does not say, or sends them compressed):
+ * charged before the body is read, the rest once the file is stored (api/fileBody.ts).
+ */
+const declaredBytes = (ctx: Context): number => {
+  const length = Number(ctx.get('content-length'));
+  return contentEncoding(ctx) === 'identity' && Number.isSafeInteger(length) && length > 0 ? length : 0;
+};
+
 /** The longest time a bucket of these rules takes to fill up from empty. */
 const fullAfterMs = (limits: RateLimits): number => Math.max(...[limits.perKey, limits.perIp].map((rule) => (rule.burst * 60_000) / rule.perMinute));
 
@@ -52,17 +62,23 @@ const fullAfterMs = (limits: RateLimits): number => Math.max(...[limits.perKey, 
  */
 function failingOpen(store: TokenBucketStore, log: Logger): TokenBucketStore {
   let loggedAt = 0;
+  const failed = (error: unknown) => {
+    if (Date.now() - loggedAt > 60_000) {
+      loggedAt = Date.now();
+      log.error('Rate limits not applied: their buckets cannot be read', error);
+    }
+  };
   return {
     async take(subject: string, rule: BucketRule, cost: number): Promise<Grant> {
       try {
         return await store.take(subject, rule, cost);
       } catch (error) {
-        if (Date.now() - loggedAt > 60_000) {
-          loggedAt = Date.now();
-          log.error('Rate limits not applied: their buckets cannot be read', error);
-        }
+        failed(error);
         return { granted: true };
       }
+    },
+    async give(subject: string, rule: BucketRule, tokens: number): Promise<void> {
+      await store.give(subject, rule, tokens).catch(failed);
     },
     close: () => store.close(),
   };
@@ -88,13 +104,15 @@ export function createRateLimiter(config: Pick<Config, 'rateLimits' | 'maxUpload
   const limits = config.rateLimits;
   if (!limits) return { perAddress: pass, perKey: () => pass, close: async () => {} };
   const store = failingOpen(limits.store === 'postgres' ? new PostgresBuckets(db, fullAfterMs(limits)) : new MemoryBuckets(), log);
+  const jobs = new JobsInFlight();
 
   const perAddress: Middleware = async (ctx: Context, next: Next) => {
     if (EXEMPT_PATHS.has(ctx.path)) return next();
-    const meter = new RateMeter(store, limits);
+    const meter = new RateMeter(store, limits, jobs);
     meter.add({ subject: `ip:${addressBucket(ctx.ip)}`, rule: limits.perIp, who: 'from this address' });
     try {
-      await meter.chargeUpTo(ctx.method === 'POST' && WEB_FILE_POSTS.test(ctx.path) ? fileCost(limits) : 1);
+      await meter.admit(1);
+      if (ctx.method === 'POST' && WEB_FILE_POSTS.test(ctx.path)) await meter.chargeFileJob(declaredBytes(ctx));
     } catch (error) {
       if (error instanceof RateLimited) return refuse(ctx, error, config.maxUploadBytes);
       throw error;
@@ -103,10 +121,13 @@ export function createRateLimiter(config: Pick<Config, 'rateLimits' | 'maxUpload
     try {
       await next();
     } catch (error) {
-      // A site route that learned it costs more (a large map's GeoJSON or download: rateCharges.ts)
-      // and found the bucket short. The API's own refusals are answered by apiErrors, inside.
+      // A site route that learned it costs more (a large map's GeoJSON or download, a file larger
+      // than it said: rateCharges.ts) and found the bucket short. The API's own refusals are
+      // answered by apiErrors, inside.
       if (error instanceof RateLimited && !ctx.path.startsWith('/api/')) return refuse(ctx, error, config.maxUploadBytes);
       throw error;
+    } finally {
+      meter.finish(); // its file job, if any, has ended (or its client has gone)
     }
   };
 
@@ -115,7 +136,8 @@ export function createRateLimiter(config: Pick<Config, 'rateLimits' | 'maxUpload
     if (meter) {
       meter.add({ subject: `key:${callerOf(ctx).keyPrefix}`, rule: limits.perKey, who: 'with this API key' });
       // A refusal (RateLimited) is answered by apiErrors: HTTP 200 with Retry-After, the body drained first.
-      await meter.chargeUpTo(operation.kind === 'file' ? fileCost(limits) : 1);
+      if (operation.kind === 'file') await meter.chargeFileJob(declaredBytes(ctx));
+      else await meter.chargeUpTo(1);
     }
     await next();
   };

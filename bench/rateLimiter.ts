@@ -104,7 +104,7 @@ export async function benchRateLimiter() {
       pglite: await takes(new PostgresBuckets(pglite, 60_000)),
     };
     await Promise.all([memory.close(), pg.destroy(), pglite.destroy()]);
-    const open: RateLimits = { store: 'memory', perKey: RULE, perIp: RULE, fileWeight: 10, mbWeight: 2 };
+    const open: RateLimits = { store: 'memory', perKey: RULE, perIp: RULE, freeFileJobs: 2, fileWeight: 1, mbWeight: 2 };
     const mapList: Record<string, unknown> = {};
     // Twice each, alternating, so neither store gets the quieter moment of a shared machine.
     for (const round of [1, 2]) {

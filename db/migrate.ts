@@ -32,6 +32,7 @@ import * as m027 from './migrations/027_map_link_keys.js';
 import * as m028 from './migrations/028_random_map_ids.js';
 import * as m029 from './migrations/029_signups.js';
 import * as m030 from './migrations/030_login_addresses.js';
+import * as m031 from './migrations/031_map_daily_tiles.js';
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void>; config?: { transaction?: boolean } };
 
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   '028_random_map_ids': m028,
   '029_signups': m029,
   '030_login_addresses': m030,
+  '031_map_daily_tiles': m031,
 };
 
 /** The migrations in order, up to and including `last` (all of them without it). */

@@ -1,7 +1,8 @@
 // The token buckets of the rate limits in PostgreSQL (RATE_LIMIT_STORE=postgres): every API
 // process shares them. One statement per take: the bucket is refilled by the time since its
 // last use (the database's clock, the same for every process), charged when it holds enough, and
-// written back; the row lock makes concurrent takes of one subject queue, never overspend.
+// written back; the row lock makes concurrent takes of one subject queue, never overspend. A
+// request refused by another of its buckets gives back what it took here (one more statement).
 import type { BucketRule, Grant, TokenBucketStore } from '../lib/tokenBuckets.js';
 import { boundedCost, waitFor } from '../lib/tokenBuckets.js';
 import type { Db } from './connection.js';
@@ -16,6 +17,12 @@ const TAKE = `
     granted = least(:burst::float8, b.tokens + :perSecond::float8 * extract(epoch from now() - b.refreshed_at)::float8) >= :cost::float8,
     refreshed_at = now()
   returning tokens, granted`;
+
+const GIVE = `
+  update rate_buckets set
+    tokens = least(:burst::float8, tokens + :perSecond::float8 * extract(epoch from now() - refreshed_at)::float8 + :tokens::float8),
+    refreshed_at = now()
+  where subject = :subject`;
 
 export class PostgresBuckets implements TokenBucketStore {
   private readonly sweeper: NodeJS.Timeout;
@@ -37,6 +44,10 @@ export class PostgresBuckets implements TokenBucketStore {
     const result = await this.db.raw(TAKE, { subject, burst: rule.burst, cost: wanted, perSecond: rule.perMinute / 60 });
     const row = (result.rows as { tokens: number; granted: boolean }[])[0]!;
     return row.granted ? { granted: true } : { granted: false, retryAfterMs: waitFor(row.tokens, wanted, rule) };
+  }
+
+  async give(subject: string, rule: BucketRule, tokens: number): Promise<void> {
+    await this.db.raw(GIVE, { subject, burst: rule.burst, tokens: Math.max(0, tokens), perSecond: rule.perMinute / 60 });
   }
 
   async close(): Promise<void> {

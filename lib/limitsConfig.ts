@@ -14,7 +14,8 @@ export const limitsEnvShape = {
   RATE_LIMIT_KEY_BURST: positiveInt.default(300),
   RATE_LIMIT_IP_PER_MINUTE: positiveInt.default(1200),
   RATE_LIMIT_IP_BURST: positiveInt.default(1000),
-  RATE_LIMIT_FILE_WEIGHT: positiveInt.default(10),
+  RATE_LIMIT_FILE_JOBS: z.coerce.number().int().min(0).default(2),
+  RATE_LIMIT_FILE_WEIGHT: positiveInt.default(1),
   RATE_LIMIT_MB_WEIGHT: z.coerce.number().int().min(0).default(2),
   TRUST_PROXY: z
     .string()
@@ -33,9 +34,15 @@ export interface RateLimits {
   perKey: BucketRule;
   /** Per client address (every request: API, web pages, files, log-in attempts). */
   perIp: BucketRule;
-  /** What a file operation (map/upload, map/append, image/upload, marker/upload, map/update with geojson, the editor's imports and uploads) costs; a plain call costs 1. */
+  /**
+   * File jobs (map/upload, map/append, image/upload, marker/upload, map/update with a geojson,
+   * the editor's Import and uploads) a client (its key, or its address for the editor's) may
+   * have running at once, each paying only its size (api/rateCharges.ts fileJobCost).
+   */
+  freeFileJobs: number;
+  /** What a file job adds to its cost for each of its client's jobs already running past freeFileJobs. */
   fileWeight: number;
-  /** map/get costs 1 plus this many tokens per whole MB of the map's GeoJSON. */
+  /** Tokens per whole MB: of a file job's body, and of the map's GeoJSON that map/get (and the site's reads of a map) sends, on top of its 1. */
   mbWeight: number;
 }
 
@@ -63,6 +70,7 @@ export function limitsConfigOf(e: LimitsEnv): LimitsConfig {
             store: e.RATE_LIMIT_STORE,
             perKey: { burst: e.RATE_LIMIT_KEY_BURST, perMinute: e.RATE_LIMIT_KEY_PER_MINUTE },
             perIp: { burst: e.RATE_LIMIT_IP_BURST, perMinute: e.RATE_LIMIT_IP_PER_MINUTE },
+            freeFileJobs: e.RATE_LIMIT_FILE_JOBS,
             fileWeight: e.RATE_LIMIT_FILE_WEIGHT,
             mbWeight: e.RATE_LIMIT_MB_WEIGHT,
           },

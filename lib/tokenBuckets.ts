@@ -19,6 +19,11 @@ export interface TokenBucketStore {
    * burst counts as the burst: a full bucket pays for anything).
    */
   take(subject: string, rule: BucketRule, cost: number): Promise<Grant>;
+  /**
+   * Gives back `tokens` a request took and did not use (it was refused by another of its
+   * buckets): the bucket is as if they had not been taken, never above its burst.
+   */
+  give(subject: string, rule: BucketRule, tokens: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -76,6 +81,18 @@ export class MemoryBuckets implements TokenBucketStore {
     this.buckets.set(subject, { tokens: tokens - wanted, at: now, rule });
     if (this.buckets.size > this.maxBuckets) this.buckets.delete(this.buckets.keys().next().value!);
     return { granted: true };
+  }
+
+  async give(subject: string, rule: BucketRule, tokens: number): Promise<void> {
+    this.giveNow(subject, rule, tokens);
+  }
+
+  giveNow(subject: string, rule: BucketRule, tokens: number): void {
+    const bucket = this.buckets.get(subject);
+    if (!bucket) return; // dropped meanwhile: a full bucket again
+    const now = this.now();
+    bucket.tokens = Math.min(rule.burst, refilled(bucket.tokens, now - bucket.at, rule) + Math.max(0, tokens));
+    bucket.at = now;
   }
 
   /** Drops the buckets that have filled up again. */

@@ -1,7 +1,8 @@
 // JSON operations take their arguments as a JSON object in the body, whatever Content-Type the
 // client sent (curl -d sends a form type): the body is read (decoded per Content-Encoding, at
 // most the upload limit), then checked against the operation's schema, in an argument thread
-// when it is large. The validated arguments are ctx.state.args.
+// when it is large. The validated arguments are ctx.state.args, the body's decoded size
+// ctx.state.bodyBytes (context.ts bodyBytesOf).
 import type { Middleware } from 'koa';
 import { AppError } from '../../lib/errors.js';
 import { bodyArguments, INLINE_BODY_BYTES } from '../argumentThreads.js';
@@ -42,6 +43,7 @@ export function jsonArgs(operation: Operation, maxUploadBytes: number | null, la
         },
         { bytes: INLINE_BODY_BYTES, reached: large },
       );
+      ctx.state.bodyBytes = bytes.length;
       ctx.state.args = await bodyArguments(operation, bytes);
       await next();
     } finally {

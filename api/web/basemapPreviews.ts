@@ -62,7 +62,7 @@ export function mountMapBasemapPreviews(router: Router, deps: { db: Db; tiles: T
     const key = basemap.providerKind ? await findProviderKey(deps.db, found.map.ownerId, basemap.providerKind) : undefined;
     if (!key) return sendPng(ctx, await publicPreview(basemap), 'private, no-cache');
     try {
-      sendPng(ctx, await renderBasemapPreview(basemap, xyzPainter(basemap, key, deps.tiles)), 'private, max-age=86400');
+      sendPng(ctx, await renderBasemapPreview(basemap, xyzPainter(basemap, { accountId: found.map.ownerId, key }, deps.tiles)), 'private, max-age=86400');
     } catch {
       // A refused key or a provider that does not answer: the veiled picture, asked for again next time.
       sendPng(ctx, await publicPreview(basemap), 'private, no-store');

@@ -5,23 +5,27 @@
 //   GET /maps/{id}/basemap/style.json
 //   GET /maps/{id}/basemap/{z}/{x}/{y}
 // for whoever may see the map (an unlisted map's `{id}~{link key}`, as its embed names it). Page
-// and embed views are counted here (countMapView) and may start the heavy-traffic limit.
+// and embed views are counted here (countMapView), and the tiles served with the service's key
+// (lib/tileCounts.ts, in batches); either may start the heavy-traffic limit. Tiles are cached per
+// map owner and key (lib/render/tileCache.ts).
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Db } from '../../db/connection.js';
-import { countMapView, findClassicUntil, startClassicLimit } from '../../db/mapViews.js';
+import { countMapTiles, countMapView, findClassicUntil, startClassicLimit } from '../../db/mapViews.js';
 import { findProviderKey } from '../../db/providerKeys.js';
 import { visibleToAnyone } from '../../lib/access.js';
 import { basemapById } from '../../lib/basemaps.js';
 import { rasterBasemapStyle } from '../../lib/basemapStyles.js';
-import { chooseBrowserBasemap, type Fallback } from '../../lib/browserBasemap.js';
+import { chooseBrowserBasemap, limitStartedBy, type DayTraffic, type Fallback } from '../../lib/browserBasemap.js';
 import type { Config } from '../../lib/config.js';
 import { mapRef } from '../../lib/mapSummary.js';
 import type { MapRecord } from '../../lib/maps.js';
 import { sniffFormat, sniffOther } from '../../lib/media/sniff.js';
 import { fetchTiles, TileKeyRefusedError, TileProviderUnreachableError } from '../../lib/render/tileFetch.js';
 import type { TileSettings } from '../../lib/render/xyzBackground.js';
+import { TileCounts } from '../../lib/tileCounts.js';
 import { notFound } from '../fileAnswer.js';
+import { logInternalError } from '../internalErrorLog.js';
 import { findSeenMapByRef } from '../mapAddress.js';
 import { viewerIdOf } from '../viewerId.js';
 
@@ -37,7 +41,7 @@ type MapOfBasemap = Pick<MapRecord, 'id' | 'ownerId' | 'basemap' | 'linkKey'>;
  * What the browser shows the map on (lib/browserBasemap.ts), and the key its tiles are fetched
  * with when it is a commercial basemap: its owner's (read once here), else the service's.
  */
-async function decide(deps: MapBasemapDeps, map: MapOfBasemap, view: { viewsToday: number; classicUntil: Date | null } | undefined) {
+async function decide(deps: MapBasemapDeps, map: MapOfBasemap, view: { today: DayTraffic; classicUntil: Date | null } | undefined) {
   const kind = basemapById(map.basemap)?.providerKind ?? null;
   const ownerKey = kind ? await findProviderKey(deps.db, map.ownerId, kind) : undefined;
   const serviceKey = kind ? deps.config.serviceProviderKeys[kind] : undefined;
@@ -46,7 +50,7 @@ async function decide(deps: MapBasemapDeps, map: MapOfBasemap, view: { viewsToda
     ownerHasKey: ownerKey !== undefined,
     serviceHasKey: serviceKey !== undefined,
     classicUntil: view ? view.classicUntil : kind ? await findClassicUntil(deps.db, map.id) : null,
-    ...(view ? { viewsToday: view.viewsToday } : {}),
+    ...(view ? { today: view.today } : {}),
     limit: deps.config.heavyTrafficViews,
     now: new Date(),
   });
@@ -68,21 +72,36 @@ export async function viewedMapBasemap(deps: MapBasemapDeps, map: MapOfBasemap):
 
 const TILE_TYPES: Partial<Record<string, string>> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
 
+/** Writes a batch of tile counts, and starts the limit of each map whose day's traffic now passes it. */
+const tileCountsOf = (deps: MapBasemapDeps) =>
+  new TileCounts({
+    async write(tiles) {
+      const now = new Date();
+      for (const { mapId, today, classicUntil } of await countMapTiles(deps.db, tiles)) {
+        const until = limitStartedBy(today, classicUntil, deps.config.heavyTrafficViews, now);
+        if (until) await startClassicLimit(deps.db, mapId, until);
+      }
+    },
+    onError: (error) => logInternalError('Basemap tile counts could not be written', error),
+  });
+
 export function mountMapBasemap(router: Router, deps: MapBasemapDeps): void {
   const viewerId = viewerIdOf(deps.db);
+  const tileCounts = tileCountsOf(deps);
 
-  /** The map when the caller may see it and it is shown on its commercial basemap now, with the key; else a 404 has been answered. */
+  /** The map when the caller may see it and it is shown on its commercial basemap now, with the key and whose it is; else a 404 has been answered. */
   async function shownWithTiles(ctx: Context) {
     const found = await findSeenMapByRef(deps.db, ctx.params.id, await viewerId(ctx));
     if (!found) return notFound(ctx, 'map_not_found', 'There is no such map, or you may not see it.');
     const { shown, key } = await decide(deps, found.map, undefined);
-    const basemap = shown.kind === 'tiles' ? shown.basemap : undefined;
-    if (!key || basemap?.drawing.type !== 'xyz' || !basemap.providerKind) {
+    const tiles = shown.kind === 'tiles' ? shown : undefined;
+    const basemap = tiles?.basemap;
+    if (!tiles || !key || basemap?.drawing.type !== 'xyz' || !basemap.providerKind) {
       return notFound(ctx, 'basemap_not_found', 'This map is not shown on a commercial basemap at the moment; reload its page.');
     }
     ctx.set('Cache-Control', visibleToAnyone(found.map) ? 'public, max-age=3600' : 'private, max-age=3600');
     const drawing = deps.tiles.urlOverride ? { ...basemap.drawing, url: deps.tiles.urlOverride } : basemap.drawing;
-    return { map: found.map, basemap, source: { id: basemap.id, providerKind: basemap.providerKind, drawing }, key };
+    return { map: found.map, basemap, source: { id: basemap.id, providerKind: basemap.providerKind, drawing }, key, keyOf: tiles.keyOf };
   }
 
   router.get('/maps/:id/basemap/style.json', async (ctx) => {
@@ -95,12 +114,14 @@ export function mountMapBasemap(router: Router, deps: MapBasemapDeps): void {
     const [z, x, y] = [ctx.params.z, ctx.params.x, ctx.params.y].map((part) => (/^\d{1,9}$/.test(part ?? '') ? Number(part) : NaN)) as [number, number, number];
     const shown = await shownWithTiles(ctx);
     if (!shown) return;
-    const { basemap, source, key } = shown;
+    const { map, basemap, source, key, keyOf } = shown;
     const inRange = [z, x, y].every(Number.isInteger) && z <= source.drawing.maxZoom && x < 2 ** z && y < 2 ** z;
     if (!inRange) return notFound(ctx, 'basemap_not_found', `There is no tile ${ctx.params.z}/${ctx.params.x}/${ctx.params.y} in this basemap.`);
+    // Traffic on the service's key, cached or not: toward the map's heavy-traffic limit.
+    if (keyOf === 'service') await tileCounts.count(map.id);
     let result;
     try {
-      [result] = await fetchTiles(source, key, [{ z, x, y }], {
+      [result] = await fetchTiles(source, { accountId: map.ownerId, key }, [{ z, x, y }], {
         timeoutMs: deps.tiles.timeoutMs,
         cache: deps.tiles.cache,
         ...(deps.tiles.fetch ? { fetch: deps.tiles.fetch } : {}),

@@ -1,7 +1,12 @@
 // An on-disk cache of commercial basemap tiles, shared by the render workers of one machine.
 //
-// - Keyed by a SHA-256 of (basemap id, z, x, y), never by the tile URL: the URL holds the map
-//   owner's provider key, which must not reach the disk. Tiles are the same for every key.
+// - Kept per owner (issue 24): a tile fetched for one account with one provider key is served
+//   only to the same account with the same key, so a map whose owner has no working key never
+//   gets paid tiles another account fetched, and no account can tell from the cache's speed
+//   which tiles another fetched (static images of private maps included). A file is named by a
+//   SHA-256 of (basemap id, account, key, z, x, y), never by the tile URL: the key, which the URL
+//   holds, never reaches the disk in a name, a header or a body. Tiles cached before this rule
+//   had other names; nothing reads them again and eviction removes them first (oldest).
 // - Each file is a header (magic, fetch time, body length, body SHA-256) and the body, written
 //   to a temporary name and renamed into place. A reader opens one inode and sees a whole file or
 //   none; the checksum also catches files torn by a crash (no fsync: a lost tile is a refetch).
@@ -41,6 +46,12 @@ export interface TileCacheOptions {
   now?: () => number;
 }
 
+/** Whose copy of a tile: the account it is fetched for and the provider key it is fetched with. */
+export interface TileOwner {
+  accountId: number;
+  key: string;
+}
+
 interface CachedFile {
   file: string;
   size: number;
@@ -63,15 +74,15 @@ export class TileCache {
     this.now = options.now ?? Date.now;
   }
 
-  /** The file of a tile: two hex characters of fan-out keep each directory small. */
-  fileOf(basemapId: string, tile: TileCoord): string {
-    const hash = createHash('sha256').update(`${basemapId}\n${tile.z}/${tile.x}/${tile.y}`).digest('hex');
+  /** The file of an owner's tile: two hex characters of fan-out keep each directory small. */
+  fileOf(basemapId: string, owner: TileOwner, tile: TileCoord): string {
+    const hash = createHash('sha256').update(`${basemapId}\n${owner.accountId}\n${owner.key}\n${tile.z}/${tile.x}/${tile.y}`).digest('hex');
     return path.join(this.dir, hash.slice(0, 2), `${hash}.tile`);
   }
 
-  /** The tile's bytes, or undefined when it is not cached, expired, or its file is damaged. */
-  async get(basemapId: string, tile: TileCoord): Promise<Buffer | undefined> {
-    const file = this.fileOf(basemapId, tile);
+  /** The owner's copy of the tile, or undefined when it is not cached, expired, or its file is damaged. */
+  async get(basemapId: string, owner: TileOwner, tile: TileCoord): Promise<Buffer | undefined> {
+    const file = this.fileOf(basemapId, owner, tile);
     const read = await readTileFile(file);
     if (read === undefined) return undefined;
     const decoded = decodeTile(read);
@@ -85,10 +96,10 @@ export class TileCache {
     return decoded.body;
   }
 
-  /** Stores a tile's bytes (replacing any older copy) and evicts when over the cap. */
-  async put(basemapId: string, tile: TileCoord, body: Uint8Array): Promise<void> {
+  /** Stores the owner's copy of a tile (replacing an older one) and evicts when over the cap. */
+  async put(basemapId: string, owner: TileOwner, tile: TileCoord, body: Uint8Array): Promise<void> {
     await this.sizeBytes(); // the first use scans the directory
-    const file = this.fileOf(basemapId, tile);
+    const file = this.fileOf(basemapId, owner, tile);
     const bytes = encodeTile(body, this.now());
     const temp = `${file}.${randomUUID()}.tmp`;
     await fsp.mkdir(path.dirname(file), { recursive: true });

@@ -1,6 +1,6 @@
-// Fetching a commercial basemap's XYZ raster tiles for the static renderer: from the cache first,
-// then from the provider with Node's fetch (undici), a few at a time, each with a timeout and a
-// size cap, under one deadline for the whole set.
+// Fetching a commercial basemap's XYZ raster tiles for the static renderer: from the cache first
+// (the owner's own copies: tileCache.ts), then from the provider with Node's fetch (undici), a few
+// at a time, each with a timeout and a size cap, under one deadline for the whole set.
 //
 // The owner's provider key is in the tile URL. It never leaves this file except inside that URL
 // on its way to the provider: errors and details name the basemap, the provider's host and the
@@ -18,7 +18,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Basemap, BasemapDrawing } from '../basemaps.js';
 import { sniffFormat, sniffOther } from '../media/sniff.js';
-import type { TileCache } from './tileCache.js';
+import type { TileCache, TileOwner } from './tileCache.js';
 import type { TileCoord } from './tileGrid.js';
 
 export type XyzDrawing = Extract<BasemapDrawing, { type: 'xyz' }>;
@@ -102,6 +102,7 @@ export function tileUrl(drawing: XyzDrawing, tile: TileCoord, key: string): stri
 
 interface Context {
   basemap: XyzBasemap;
+  owner: TileOwner;
   key: string;
   host: string;
   options: FetchTilesOptions;
@@ -110,15 +111,16 @@ interface Context {
   signal: AbortSignal;
 }
 
-/** Each tile's bytes or why it is missing, in the order of `tiles`. */
-export async function fetchTiles(basemap: XyzBasemap, key: string, tiles: readonly TileCoord[], options: FetchTilesOptions): Promise<TileResult[]> {
+/** Each tile's bytes or why it is missing, in the order of `tiles`, fetched for `owner` with its key. */
+export async function fetchTiles(basemap: XyzBasemap, owner: TileOwner, tiles: readonly TileCoord[], options: FetchTilesOptions): Promise<TileResult[]> {
   for (const tile of tiles) checkTile(tile, basemap.drawing);
   const stop = new AbortController();
   const deadline = AbortSignal.timeout(options.deadlineMs ?? options.timeoutMs * 4);
   const signals = [deadline, stop.signal, ...(options.signal ? [options.signal] : [])];
   const context: Context = {
     basemap,
-    key,
+    owner,
+    key: owner.key,
     host: new URL(basemap.drawing.url.replace(/\{[a-z]+\}/g, '0')).host,
     options,
     fetch: options.fetch ?? globalThis.fetch,
@@ -175,7 +177,7 @@ type Attempt =
 async function fetchOne(context: Context, tile: TileCoord): Promise<TileResult> {
   const { basemap, options } = context;
   // A cache that cannot be read is a miss, not a failed render.
-  const cached = await options.cache?.get(basemap.id, tile).catch(() => undefined);
+  const cached = await options.cache?.get(basemap.id, context.owner, tile).catch(() => undefined);
   if (cached) return { tile, bytes: cached, from: 'cache' };
 
   const url = tileUrl(basemap.drawing, tile, context.key);
@@ -187,7 +189,7 @@ async function fetchOne(context: Context, tile: TileCoord): Promise<TileResult> 
   if (attempt.kind === 'refused') throw new TileKeyRefusedError(basemap.id, basemap.providerKind, attempt.status, context.host);
   if (attempt.kind === 'missing') return { tile, bytes: null, missing: attempt.missing, detail: redactKey(attempt.detail, context.key) };
   // A cache that cannot be written (disk full) costs a refetch next time, not this render.
-  await options.cache?.put(basemap.id, tile, attempt.bytes).catch(() => undefined);
+  await options.cache?.put(basemap.id, context.owner, tile, attempt.bytes).catch(() => undefined);
   return { tile, bytes: attempt.bytes, from: 'provider' };
 }
 

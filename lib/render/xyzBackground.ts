@@ -1,5 +1,5 @@
 // A commercial basemap under a static image: the view's XYZ tiles (tileGrid.ts) fetched with the
-// owner's provider key through the on-disk cache (tileFetch.ts, tileCache.ts) and drawn at their
+// owner's provider key through the on-disk cache, the owner's own copies (tileFetch.ts, tileCache.ts), and drawn at their
 // places; a missing tile stays blank. A key the provider refuses, or a provider that does not
 // answer, becomes an AppError the API can show.
 import { loadImage, type Image, type SKRSContext2D } from '@napi-rs/canvas';
@@ -8,7 +8,7 @@ import { AppError } from '../errors.js';
 import { PROVIDER_KIND_LABELS } from '../providerKeys.js';
 import type { View } from './mercator.js';
 import type { BackgroundPainter } from './renderMap.js';
-import type { TileCache } from './tileCache.js';
+import type { TileCache, TileOwner } from './tileCache.js';
 import { fetchTiles, TileKeyRefusedError, TileProviderUnreachableError, type XyzBasemap } from './tileFetch.js';
 import { tileGrid } from './tileGrid.js';
 
@@ -35,8 +35,8 @@ const explained = (basemap: Basemap, error: unknown): unknown => {
   return error;
 };
 
-/** Paints `basemap` (an XYZ one) with the owner's `key`. */
-export function xyzPainter(basemap: Basemap, key: string, settings: TileSettings): BackgroundPainter {
+/** Paints `basemap` (an XYZ one) with tiles fetched for `owner` (the map's owner, with the key its map is drawn with). */
+export function xyzPainter(basemap: Basemap, owner: TileOwner, settings: TileSettings): BackgroundPainter {
   if (basemap.drawing.type !== 'xyz' || !basemap.providerKind) throw new Error(`${basemap.id} is not drawn from XYZ tiles`);
   const drawing = settings.urlOverride ? { ...basemap.drawing, url: settings.urlOverride } : basemap.drawing;
   const source: XyzBasemap = { id: basemap.id, providerKind: basemap.providerKind, drawing };
@@ -44,7 +44,7 @@ export function xyzPainter(basemap: Basemap, key: string, settings: TileSettings
     const grid = tileGrid(view, drawing);
     let results;
     try {
-      results = await fetchTiles(source, key, grid.tiles, { timeoutMs: settings.timeoutMs, cache: settings.cache, ...(settings.fetch ? { fetch: settings.fetch } : {}) });
+      results = await fetchTiles(source, owner, grid.tiles, { timeoutMs: settings.timeoutMs, cache: settings.cache, ...(settings.fetch ? { fetch: settings.fetch } : {}) });
     } catch (error) {
       throw explained(basemap, error);
     }
@@ -67,5 +67,5 @@ export function xyzPainter(basemap: Basemap, key: string, settings: TileSettings
 /** The render worker's way to paint commercial basemaps (ActivityDeps.paintTiles). */
 export const tilePainting =
   (settings: TileSettings) =>
-  (basemap: Basemap, key: string): BackgroundPainter =>
-    xyzPainter(basemap, key, settings);
+  (basemap: Basemap, owner: TileOwner): BackgroundPainter =>
+    xyzPainter(basemap, owner, settings);

@@ -1,8 +1,9 @@
 // A map's address and basemap in the browser: old short names redirect after a rename (the page,
 // its files, oEmbed) without revealing a private map's new address; a commercial basemap drawn from
 // its provider's tiles through the service (a real local tile server; the key never reaches the
-// browser); page and embed views counted per day, and the heavy-traffic limit to classic for a map
-// shown with the service's key, which its owner is told about.
+// browser), cached per owner and key; page and embed views and the tiles served with the service's
+// key counted per day, and the heavy-traffic limit to classic for a map shown with the service's
+// key, which its owner is told about.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
@@ -176,6 +177,50 @@ describe('commercial basemaps in the browser', () => {
     // The owner adds a key: the map is on its basemap again at once, limit or not.
     await saveProviderKey(service.db, me.userId, 'map_platform', OWNER_KEY);
     expect(styleOf((await visitor.request(map.path)).html)).toBe(`/maps/${map.id}/basemap/style.json`);
+  });
+
+  it("never serves one account's cached tiles to another account's map: a bogus key is refused, not answered from the cache", async () => {
+    const owner = await account();
+    await saveProviderKey(service.db, owner.userId, 'map_platform', OWNER_KEY);
+    const paid = await upload(owner.key, 'Paid tiles', 'public');
+    await service.call('map/update', owner.key, { map_id: paid.id, basemap: 'mapbox-streets' });
+    expect((await fetch(`${service.url}/maps/${paid.id}/basemap/4/8/5`)).status).toBe(200); // now in the cache
+    const other = await account();
+    await saveProviderKey(service.db, other.userId, 'map_platform', 'pk.bogus-token-0123456789abcdefghijk');
+    const freeloader = await upload(other.key, 'Free tiles', 'public');
+    await service.call('map/update', other.key, { map_id: freeloader.id, basemap: 'mapbox-streets' });
+    const before = tileKeys.length;
+    const refused = await fetch(`${service.url}/maps/${freeloader.id}/basemap/4/8/5`);
+    expect([refused.status, ((await refused.json()) as { error_code: string }).error_code]).toEqual([502, 'provider_key_refused']);
+    expect(tileKeys.slice(before)).toEqual(['pk.bogus-token-0123456789abcdefghijk']);
+    // The owner's map still gets its own copy from the cache.
+    expect((await fetch(`${service.url}/maps/${paid.id}/basemap/4/8/5`)).status).toBe(200);
+    expect(tileKeys.length).toBe(before + 1);
+  });
+
+  it("counts the tiles served with the service key toward the heavy-traffic limit (50 to a view), in batches; the owner's key's tiles not at all", async () => {
+    const me = await account();
+    await saveProviderKey(service.db, me.userId, 'map_platform', OWNER_KEY);
+    const map = await upload(me.key, 'Tile scraper target', 'public');
+    await service.call('map/update', me.key, { map_id: map.id, basemap: 'mapbox-streets' });
+    const tile = () => fetch(`${service.url}/maps/${map.id}/basemap/2/1/2`).then(async (answer) => (await answer.arrayBuffer(), answer.status));
+    // With the owner's key: not counted.
+    for (let i = 0; i < 60; i++) expect(await tile()).toBe(200);
+    expect(await service.db('map_daily_views').where({ map_id: map.id }).first()).toBeUndefined();
+    // With the service's key and no page view at all: 49 tiles are not written yet, 50 are one view's worth.
+    await deleteProviderKey(service.db, me.userId, 'map_platform');
+    for (let i = 0; i < 49; i++) expect(await tile()).toBe(200);
+    expect(await service.db('map_daily_views').where({ map_id: map.id }).first()).toBeUndefined();
+    expect(await tile()).toBe(200);
+    expect(await service.db('map_daily_views').where({ map_id: map.id }).first('views', 'tiles')).toEqual({ views: 0, tiles: 50 });
+    // 4 views' worth is more than HEAVY (3): the limit starts, and the map's tiles stop.
+    for (let i = 50; i < 4 * 50; i++) expect(await tile()).toBe(200);
+    expect(await tile()).toBe(404);
+    const row = await service.db('maps').where({ id: map.id }).first('classic_until');
+    expect((new Date(row.classic_until).getTime() - Date.now()) / 3_600_000).toBeGreaterThan(23.9);
+    const owners = await me.browser.request(map.path);
+    expect(styleOf(owners.html)).toBe('/basemaps/classic/style.json');
+    expect(owners.html).toMatch(/This map had 1 view and 200 basemap tiles today/);
   });
 
   it('shows a map whose basemap has no key at all on classic, and tells its owner which key it needs', async () => {

@@ -9,7 +9,7 @@ export class Browser {
 
   private cookies = new Map<string, string>();
   /** Each browser its own address (the service trusts X-Forwarded-For, as behind a proxy), so per-IP limits stay out of the way. */
-  private readonly ip = `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+  readonly ip = `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
   lastSetCookies: string[] = [];
 
   async request(path: string, init: { method?: string; form?: Record<string, string>; json?: unknown; multipart?: FormData; headers?: Record<string, string> } = {}) {

@@ -19,6 +19,7 @@ import {
 
 const KEY = 'sk-Secret/Key+42=xyz';
 const ENCODED_KEY = encodeURIComponent(KEY);
+const OWNER = { accountId: 7, key: KEY };
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, hit: number) => void;
@@ -74,19 +75,36 @@ const newCache = (name: string) => new TileCache({ dir: path.join(root, name), m
 describe('fetchTiles', () => {
   it('fetches tiles with the key, caches them, and serves the second fetch from the cache', async () => {
     const cache = newCache('served');
-    const first = await fetchTiles(basemap('served'), KEY, zoom1, options({ cache }));
+    const first = await fetchTiles(basemap('served'), OWNER, zoom1, options({ cache }));
     expect(summary(first)).toEqual(['provider', 'provider', 'provider', 'provider']);
     expect(first[0]!.bytes).toEqual(PNG);
     expect(receivedKeys.has(KEY)).toBe(true); // URL-encoded on the way, intact on arrival
-    const second = await fetchTiles(basemap('served'), KEY, zoom1, options({ cache }));
+    const second = await fetchTiles(basemap('served'), OWNER, zoom1, options({ cache }));
     expect(summary(second)).toEqual(['cache', 'cache', 'cache', 'cache']);
     expect(second[3]!.bytes).toEqual(PNG);
     expect(hits.get('served/1/1/1')).toBe(1);
   });
 
+  it("serves a cached tile only to the owner and key it was fetched for: another account, or a bogus key, goes to the provider", async () => {
+    const cache = newCache('owners');
+    handlers.set('owners/1/0/0', (req, res, hit) => {
+      const key = new URL(req.url!, 'http://tiles').searchParams.get('key');
+      if (key !== KEY) return void res.writeHead(401).end();
+      servePng(req, res, hit);
+    });
+    expect(summary(await fetchTiles(basemap('owners'), OWNER, [zoom1[0]!], options({ cache })))).toEqual(['provider']);
+    expect(summary(await fetchTiles(basemap('owners'), OWNER, [zoom1[0]!], options({ cache })))).toEqual(['cache']);
+    // Another account whose key the provider refuses: never the cached tile.
+    const bogus = await fetchTiles(basemap('owners'), { accountId: 8, key: 'bogus' }, [zoom1[0]!], options({ cache })).catch((caught: unknown) => caught);
+    expect(bogus).toBeInstanceOf(TileKeyRefusedError);
+    // Another account with the same key (the service's): its own copy, fetched for it.
+    expect(summary(await fetchTiles(basemap('owners'), { accountId: 8, key: KEY }, [zoom1[0]!], options({ cache })))).toEqual(['provider']);
+    expect(hits.get('owners/1/0/0')).toBe(3);
+  });
+
   it('never writes the key into the cache directory, names or contents', async () => {
     const cache = newCache('no-key');
-    await fetchTiles(basemap('no-key'), KEY, zoom1, options({ cache }));
+    await fetchTiles(basemap('no-key'), OWNER, zoom1, options({ cache }));
     const entries = fs.readdirSync(cache.dir, { recursive: true, withFileTypes: true });
     expect(entries.filter((entry) => entry.isFile())).toHaveLength(4);
     for (const entry of entries) {
@@ -100,9 +118,9 @@ describe('fetchTiles', () => {
 
   it('refetches a tile whose cache file is damaged instead of serving it', async () => {
     const cache = newCache('damaged');
-    await fetchTiles(basemap('damaged'), KEY, zoom1, options({ cache }));
-    fs.truncateSync(cache.fileOf('test-damaged', zoom1[0]!), 60);
-    const again = await fetchTiles(basemap('damaged'), KEY, zoom1, options({ cache }));
+    await fetchTiles(basemap('damaged'), OWNER, zoom1, options({ cache }));
+    fs.truncateSync(cache.fileOf('test-damaged', OWNER, zoom1[0]!), 60);
+    const again = await fetchTiles(basemap('damaged'), OWNER, zoom1, options({ cache }));
     expect(summary(again)).toEqual(['provider', 'cache', 'cache', 'cache']);
     expect(again[0]!.bytes).toEqual(PNG);
     expect(hits.get('damaged/1/0/0')).toBe(2);
@@ -111,7 +129,7 @@ describe('fetchTiles', () => {
   it('leaves a 404 or 204 tile missing (not retried) and draws the rest', async () => {
     handlers.set('blank/1/0/1', status(404));
     handlers.set('blank/1/1/1', status(204));
-    const results = await fetchTiles(basemap('blank'), KEY, zoom1, options());
+    const results = await fetchTiles(basemap('blank'), OWNER, zoom1, options());
     expect(summary(results)).toEqual(['provider', 'provider', 'not_found', 'not_found']);
     expect(hits.get('blank/1/0/1')).toBe(1);
   });
@@ -120,7 +138,7 @@ describe('fetchTiles', () => {
     handlers.set('slow/1/0/0', (req, res, hit) => (hit === 1 ? undefined : servePng(req, res, hit)));
     handlers.set('slow/1/1/0', hang);
     const started = Date.now();
-    const results = await fetchTiles(basemap('slow'), KEY, zoom1, options());
+    const results = await fetchTiles(basemap('slow'), OWNER, zoom1, options());
     expect(summary(results)).toEqual(['provider', 'timeout', 'provider', 'provider']);
     expect(results[0]!.bytes).toEqual(PNG);
     expect(hits.get('slow/1/0/0')).toBe(2);
@@ -132,14 +150,14 @@ describe('fetchTiles', () => {
     handlers.set('flaky/1/0/0', (req, res, hit) => (hit === 1 ? status(503)(req, res, hit) : servePng(req, res, hit)));
     handlers.set('flaky/1/1/0', status(500));
     handlers.set('flaky/1/0/1', status(429));
-    const results = await fetchTiles(basemap('flaky'), KEY, zoom1, options());
+    const results = await fetchTiles(basemap('flaky'), OWNER, zoom1, options());
     expect(summary(results)).toEqual(['provider', 'http_error', 'http_error', 'provider']);
     expect([hits.get('flaky/1/0/0'), hits.get('flaky/1/1/0'), hits.get('flaky/1/0/1')]).toEqual([2, 2, 2]);
   });
 
   it('throws TileKeyRefusedError on 401/403, naming the basemap and status but never the key', async () => {
     handlers.set('refused/1/1/0', status(403));
-    const error = await fetchTiles(basemap('refused'), KEY, zoom1, options()).catch((caught: unknown) => caught);
+    const error = await fetchTiles(basemap('refused'), OWNER, zoom1, options()).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TileKeyRefusedError);
     const refused = error as TileKeyRefusedError;
     expect([refused.basemapId, refused.status, refused.providerKind]).toEqual(['test-refused', 403, 'tile_provider']);
@@ -168,7 +186,7 @@ describe('fetchTiles', () => {
     });
     handlers.set('huge/1/1/0', (_req, res) => res.writeHead(200, { 'content-type': 'image/png', 'content-length': 3 * 1024 * 1024 }).end(Buffer.alloc(3 * 1024 * 1024)));
     const started = Date.now();
-    const results = await fetchTiles(basemap('huge'), KEY, zoom1, options({ timeoutMs: 5000 }));
+    const results = await fetchTiles(basemap('huge'), OWNER, zoom1, options({ timeoutMs: 5000 }));
     expect(summary(results)).toEqual(['too_large', 'too_large', 'provider', 'provider']);
     expect(Date.now() - started).toBeLessThan(3000);
     await expect.poll(() => sentBeforeClose).toBeGreaterThan(0);
@@ -179,18 +197,18 @@ describe('fetchTiles', () => {
     handlers.set('html/1/0/0', (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>quota</html>'));
     handlers.set('html/1/1/0', (_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end('<html>quota</html>'));
     handlers.set('html/1/0/1', (_req, res) => res.writeHead(200).end(PNG));
-    const results = await fetchTiles(basemap('html'), KEY, zoom1, options());
+    const results = await fetchTiles(basemap('html'), OWNER, zoom1, options());
     expect(summary(results)).toEqual(['not_image', 'not_image', 'not_image', 'provider']);
   });
 
   it('throws TileProviderUnreachableError when more than half the tiles time out', async () => {
     for (const tile of ['1/0/0', '1/1/0', '1/0/1']) handlers.set(`down/${tile}`, hang);
-    const error = await fetchTiles(basemap('down'), KEY, zoom1, options()).catch((caught: unknown) => caught);
+    const error = await fetchTiles(basemap('down'), OWNER, zoom1, options()).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TileProviderUnreachableError);
     expect((error as TileProviderUnreachableError).message).toMatch(/test-down .*3 of 4 tiles failed \(timeout/);
     // Exactly half is still drawn, with blanks.
     handlers.delete('down/1/0/1');
-    expect(summary(await fetchTiles(basemap('down'), KEY, zoom1, options()))).toEqual(['timeout', 'timeout', 'provider', 'provider']);
+    expect(summary(await fetchTiles(basemap('down'), OWNER, zoom1, options()))).toEqual(['timeout', 'timeout', 'provider', 'provider']);
   });
 
   it('throws TileProviderUnreachableError when the connection is refused, without the key', async () => {
@@ -198,7 +216,7 @@ describe('fetchTiles', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const closedPort = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const error = await fetchTiles(basemap('refused-port', closedPort), KEY, zoom1, options()).catch((caught: unknown) => caught);
+    const error = await fetchTiles(basemap('refused-port', closedPort), OWNER, zoom1, options()).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TileProviderUnreachableError);
     const unreachable = error as TileProviderUnreachableError;
     expect(unreachable.message).toContain('ECONNREFUSED');
@@ -210,7 +228,7 @@ describe('fetchTiles', () => {
   it('gives up on the whole set at the deadline', async () => {
     for (const tile of zoom1) handlers.set(`deadline/1/${tile.x}/${tile.y}`, hang);
     const started = Date.now();
-    const error = await fetchTiles(basemap('deadline'), KEY, zoom1, options({ timeoutMs: 10_000, deadlineMs: 300 })).catch((caught: unknown) => caught);
+    const error = await fetchTiles(basemap('deadline'), OWNER, zoom1, options({ timeoutMs: 10_000, deadlineMs: 300 })).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TileProviderUnreachableError);
     expect(Date.now() - started).toBeLessThan(2000);
   });
@@ -218,14 +236,14 @@ describe('fetchTiles', () => {
   it('requests at most `concurrency` tiles at once', async () => {
     const tiles = Array.from({ length: 16 }, (_, x) => ({ z: 4, x, y: 3 }));
     for (const tile of tiles) handlers.set(`many/4/${tile.x}/3`, (req, res, hit) => setTimeout(() => servePng(req, res, hit), 30));
-    const results = await fetchTiles(basemap('many'), KEY, tiles, options({ concurrency: 3 }));
+    const results = await fetchTiles(basemap('many'), OWNER, tiles, options({ concurrency: 3 }));
     expect(results.every((result) => result.bytes !== null)).toBe(true);
     expect(maxInFlight.get('many')).toBe(3);
   });
 
   it('refuses tiles outside the basemap, and redacts the key raw or encoded', async () => {
-    await expect(fetchTiles(basemap('range'), KEY, [{ z: 1, x: 2, y: 0 }], options())).rejects.toThrow(RangeError);
-    await expect(fetchTiles(basemap('range'), KEY, [{ z: 20, x: 0, y: 0 }], options())).rejects.toThrow(RangeError);
+    await expect(fetchTiles(basemap('range'), OWNER, [{ z: 1, x: 2, y: 0 }], options())).rejects.toThrow(RangeError);
+    await expect(fetchTiles(basemap('range'), OWNER, [{ z: 20, x: 0, y: 0 }], options())).rejects.toThrow(RangeError);
     expect(redactKey(`https://t/1/2/3?key=${ENCODED_KEY} and ${KEY}`, KEY)).toBe('https://t/1/2/3?key=… and …');
   });
 });

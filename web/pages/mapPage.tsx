@@ -180,6 +180,9 @@ function Share(props: { link: string; embedCode: string; embedCodeWithPanel: str
   );
 }
 
+/** "1 view", "1,200 views". */
+const counted = (n: number, noun: string): string => `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
+
 const dateTime = (date: Date): string => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 /** The owner's notice: the map is on classic, why, until when, and where the key goes. */
@@ -190,7 +193,7 @@ function BasemapNotice({ fallback }: { fallback: Fallback }) {
     <div class="notice" role="status">
       {fallback.reason === 'heavy_traffic' ? (
         <p>
-          This map had {fallback.views.toLocaleString('en')} views today, more than a map on {basemap.name} may have without its owner's key, so visitors see it on the
+          This map had {counted(fallback.views, 'view')}{fallback.tiles > 0 ? ` and ${counted(fallback.tiles, 'basemap tile')}` : ''} today, more than a map on {basemap.name} may have without its owner's key, so visitors see it on the
           Classic basemap until {dateTime(fallback.until)}.
         </p>
       ) : (

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { changeMapSettings, mapSettingsArgs } from '../../mapSettings.js';
-import { callerOf } from '../../context.js';
+import { bodyBytesOf, callerOf } from '../../context.js';
 import { defineOperation } from '../../operation.js';
-import { chargeFileWrite } from '../../rateCharges.js';
+import { chargeFileBytes } from '../../rateCharges.js';
 import { geojsonArgument, mapId, mapSummary } from '../../schemas.js';
 import { mapSummaryView } from '../../views.js';
 
@@ -37,7 +37,8 @@ export const operation = defineOperation(import.meta.url, {
   },
   // The same code path as the map page's settings form (api/mapSettings.ts): the same checks and the same write.
   async handle(ctx, { db, config }, args) {
-    if (args.geojson) await chargeFileWrite(ctx); // a whole new content costs what a file upload does
+    // A whole new content is a file job, as an upload: charged by its size and the key's jobs running.
+    if (args.geojson) await chargeFileBytes(ctx, bodyBytesOf(ctx));
     const updated = await changeMapSettings(db, callerOf(ctx).userId, args.map_id, {
       title: args.title,
       shortName: args.short_name,
