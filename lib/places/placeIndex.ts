@@ -1,0 +1,110 @@
+// Searching the gazetteer (./gazetteer.ts made the data). A query is folded as the names were
+// (./fold.ts) and found by binary search among the sorted word entries: the run of entries that
+// start with it holds every place whose name, or a word of it, starts with the query. Ranked:
+// the whole name equal to the query, then names that start with it, then names with a later word
+// that starts with it ("york" → York, then Yorkton, then New York City), and within each, biggest
+// population first (places are numbered that way, so the rank is one number). Text after a comma
+// narrows by region or country: its name or a word of it starting with that text, or its code
+// ("Paris, Texas", "Portland, OR", "Lisbon, US"). One letter scans its whole run (about a tenth
+// of the entries) once: well under a millisecond (bench/README.md, `npm run bench -- places`).
+import type { PlaceData } from './gazetteer.js';
+import { foldName } from './fold.js';
+import type { Place } from './placeSearch.js';
+
+/** The `limit` best places seen: (rank, place) kept sorted by rank, each place once. */
+class Best {
+  readonly ranks: number[] = [];
+  readonly places: number[] = [];
+  constructor(private readonly limit: number) {}
+
+  offer(place: number, rank: number): void {
+    const { ranks, places } = this;
+    if (ranks.length === this.limit && rank >= ranks[ranks.length - 1]!) return;
+    // A place found again by another word keeps its better rank.
+    const seen = places.indexOf(place);
+    if (seen !== -1) {
+      if (ranks[seen]! <= rank) return;
+      ranks.splice(seen, 1);
+      places.splice(seen, 1);
+    }
+    let at = ranks.length;
+    while (at > 0 && ranks[at - 1]! > rank) at--;
+    ranks.splice(at, 0, rank);
+    places.splice(at, 0, place);
+    if (ranks.length > this.limit) {
+      ranks.pop();
+      places.pop();
+    }
+  }
+}
+
+const round5 = (value: number) => Math.round(value * 1e5) / 1e5;
+
+export class PlaceIndex {
+  private readonly regionKeys: string[];
+  private readonly countryKeys: string[];
+
+  constructor(private readonly data: PlaceData) {
+    // With a space before each word, so that " " + text finds the words that start with text.
+    this.regionKeys = data.regions.map((region) => ` ${foldName(region.name)}`);
+    this.countryKeys = data.countries.map((country) => ` ${foldName(country.name)}`);
+  }
+
+  get size(): number {
+    return this.data.count;
+  }
+
+  /** The places a query finds, best first, at most `limit`; none for a query of no letters or digits. */
+  search(query: string, limit: number): Place[] {
+    const comma = query.indexOf(',');
+    const name = foldName(comma === -1 ? query : query.slice(0, comma));
+    if (name === '' || limit < 1) return [];
+    const within = comma === -1 ? undefined : this.narrowing(foldName(query.slice(comma + 1)));
+    const { keys, keyStart, entryOffset, entryPlace, count } = this.data;
+    // 0 when the entry's text starts with the name; else the sign says which comes first.
+    const compare = (offset: number): number => {
+      for (let i = 0; i < name.length; i++) {
+        const difference = name.charCodeAt(i) - keys.charCodeAt(offset + i); // U+0000 ends a key: shorter comes first
+        if (difference !== 0) return difference;
+      }
+      return 0;
+    };
+    let low = 0;
+    let high = entryOffset.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compare(entryOffset[middle]!) > 0) low = middle + 1;
+      else high = middle;
+    }
+    const best = new Best(limit);
+    for (let entry = low; entry < entryOffset.length && compare(entryOffset[entry]!) === 0; entry++) {
+      const place = entryPlace[entry]!;
+      if (within && !within(place)) continue;
+      const offset = entryOffset[entry]!;
+      const tier = offset !== keyStart[place] ? 2 : keys.charCodeAt(offset + name.length) === 0 ? 0 : 1;
+      best.offer(place, tier * count + place);
+    }
+    return best.places.map((place) => this.place(place));
+  }
+
+  /** Whether a place's region or country is the one named after the comma (nothing named: every place). */
+  private narrowing(named: string): ((place: number) => boolean) | undefined {
+    if (named === '') return undefined;
+    const matches = (key: string, code: string) => key.includes(` ${named}`) || code.toLowerCase() === named;
+    const regions = this.data.regions.map((region, i) => i !== 0 && matches(this.regionKeys[i]!, region.code));
+    const countries = this.data.countries.map((country, i) => matches(this.countryKeys[i]!, country.code));
+    return (place) => regions[this.data.region[place]!]! || countries[this.data.country[place]!]!;
+  }
+
+  private place(i: number): Place {
+    const { data } = this;
+    return {
+      name: data.names.slice(data.nameStart[i], data.nameStart[i + 1]),
+      region: data.regions[data.region[i]!]!.name,
+      country: data.countries[data.country[i]!]!.name,
+      lon: round5(data.lon[i]!),
+      lat: round5(data.lat[i]!),
+      population: data.population[i]!,
+    };
+  }
+}
