@@ -49,6 +49,8 @@ describe('place search', () => {
     for (const query of ['sao paulo', 'São Paulo', 'SAO-PAULO']) expect(label(first(query))).toBe('São Paulo, São Paulo, Brazil');
     for (const query of ['saint etienne', 'Saint-Étienne', 'st-etienne'.replace('st', 'saint')]) expect(first(query)?.name).toBe('Saint-Étienne');
     expect(first('ndjamena')?.name).toBe("N'Djamena");
+    // A name GeoNames keeps in another script is found in it, in any case.
+    expect(label(first('СОПИШТЕ'))).toBe('Сопиште, Sopište, North Macedonia');
   });
 
   it('finds a place from the first letters of its name, or of a later word of it', () => {

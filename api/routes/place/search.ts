@@ -7,8 +7,8 @@ import { text } from '../../schemas.js';
 /** The arguments, also what the site's GET /places/search checks its query string with (api/web/placeSearchRoute.ts). */
 export const placeSearchArgs = z.strictObject({
   query: text(PLACE_QUERY_MAX_LENGTH)
-    .refine((query) => query.trim() !== '', 'must hold a place name, not only spaces')
-    .describe(`A place name or its beginning, any case, accents optional; after a comma, a region or country narrows ("Paris, Texas"). 1–${PLACE_QUERY_MAX_LENGTH} characters`),
+    .min(1, 'must not be empty')
+    .describe(`A place name or its beginning, any case, accents optional; after a comma, a region or country narrows ("Paris, Texas"). 1–${PLACE_QUERY_MAX_LENGTH} characters (one with no letter or digit finds nothing)`),
   limit: z.number().int().min(1).max(PLACE_LIMIT_MAX).default(PLACE_LIMIT_DEFAULT).describe(`How many places at most, 1–${PLACE_LIMIT_MAX} (default ${PLACE_LIMIT_DEFAULT})`),
 });
 
