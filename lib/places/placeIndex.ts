@@ -69,15 +69,21 @@ export class PlaceIndex {
       }
       return 0;
     };
-    let low = 0;
-    let high = entryOffset.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (compare(entryOffset[middle]!) > 0) low = middle + 1;
-      else high = middle;
-    }
+    // The run of entries that start with the name: its first, and the first after it.
+    const first = (after: (difference: number) => boolean) => {
+      let low = 0;
+      let high = entryOffset.length;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (after(compare(entryOffset[middle]!))) low = middle + 1;
+        else high = middle;
+      }
+      return low;
+    };
+    const start = first((difference) => difference > 0);
+    const end = first((difference) => difference >= 0);
     const best = new Best(limit);
-    for (let entry = low; entry < entryOffset.length && compare(entryOffset[entry]!) === 0; entry++) {
+    for (let entry = start; entry < end; entry++) {
       const place = entryPlace[entry]!;
       if (within && !within(place)) continue;
       const offset = entryOffset[entry]!;
