@@ -41,13 +41,14 @@ class Best {
 const round5 = (value: number) => Math.round(value * 1e5) / 1e5;
 
 export class PlaceIndex {
-  private readonly regionKeys: string[];
-  private readonly countryKeys: string[];
+  /** Regions' and countries' folded names with a space before each word (" " + text finds the words that start with text), and their codes in lower case. */
+  private readonly regionNames: { keys: string[]; codes: string[] };
+  private readonly countryNames: { keys: string[]; codes: string[] };
 
   constructor(private readonly data: PlaceData) {
-    // With a space before each word, so that " " + text finds the words that start with text.
-    this.regionKeys = data.regions.map((region) => ` ${foldName(region.name)}`);
-    this.countryKeys = data.countries.map((country) => ` ${foldName(country.name)}`);
+    const named = (entries: { name: string; code: string }[]) => ({ keys: entries.map((entry) => ` ${foldName(entry.name)}`), codes: entries.map((entry) => entry.code.toLowerCase()) });
+    this.regionNames = named(data.regions);
+    this.countryNames = named(data.countries);
   }
 
   get size(): number {
@@ -60,7 +61,7 @@ export class PlaceIndex {
     const name = foldName(comma === -1 ? query : query.slice(0, comma));
     if (name === '' || limit < 1) return [];
     const within = comma === -1 ? undefined : this.narrowing(foldName(query.slice(comma + 1)));
-    const { keys, keyStart, entryOffset, entryPlace, count } = this.data;
+    const { keys, keyStart, entryOffset, entryPlace, count, region, country } = this.data;
     // 0 when the entry's text starts with the name; else the sign says which comes first.
     const compare = (offset: number): number => {
       for (let i = 0; i < name.length; i++) {
@@ -85,7 +86,7 @@ export class PlaceIndex {
     const best = new Best(limit);
     for (let entry = start; entry < end; entry++) {
       const place = entryPlace[entry]!;
-      if (within && !within(place)) continue;
+      if (within && within.regions[region[place]!] === 0 && within.countries[country[place]!] === 0) continue;
       const offset = entryOffset[entry]!;
       const tier = offset !== keyStart[place] ? 2 : keys.charCodeAt(offset + name.length) === 0 ? 0 : 1;
       best.offer(place, tier * count + place);
@@ -93,13 +94,17 @@ export class PlaceIndex {
     return best.places.map((place) => this.place(place));
   }
 
-  /** Whether a place's region or country is the one named after the comma (nothing named: every place). */
-  private narrowing(named: string): ((place: number) => boolean) | undefined {
+  /** The regions and countries (1: yes) that the text after the comma names (nothing named: undefined, every place). */
+  private narrowing(named: string): { regions: Uint8Array; countries: Uint8Array } | undefined {
     if (named === '') return undefined;
-    const matches = (key: string, code: string) => key.includes(` ${named}`) || code.toLowerCase() === named;
-    const regions = this.data.regions.map((region, i) => i !== 0 && matches(this.regionKeys[i]!, region.code));
-    const countries = this.data.countries.map((country, i) => matches(this.countryKeys[i]!, country.code));
-    return (place) => regions[this.data.region[place]!]! || countries[this.data.country[place]!]!;
+    const word = ` ${named}`;
+    const which = ({ keys, codes }: { keys: string[]; codes: string[] }) => {
+      const yes = new Uint8Array(keys.length);
+      for (let i = 0; i < keys.length; i++) yes[i] = keys[i]!.includes(word) || codes[i] === named ? 1 : 0;
+      return yes;
+    };
+    // Region 0, none, has an empty name and code: never named.
+    return { regions: which(this.regionNames), countries: which(this.countryNames) };
   }
 
   private place(i: number): Place {
