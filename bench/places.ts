@@ -80,7 +80,7 @@ async function threadedIndex() {
 /** What the index's data holds: its typed arrays, and its strings at 2 bytes a character at most. */
 function dataSize(data: PlaceData) {
   const arrays = Object.values(data).filter((value): value is ArrayBufferView => ArrayBuffer.isView(value));
-  const strings = data.names.length + data.keys.length + [...data.regions, ...data.countries].reduce((sum, entry) => sum + entry.name.length + entry.code.length, 0);
+  const strings = data.names.length + data.keys.length + [...data.regions, ...data.countries].reduce((sum, area) => sum + area.name.length + area.words.length + area.code.length, 0);
   // What crossing to the main thread costs at most: copying it (the thread transfers the arrays instead).
   const started = performance.now();
   structuredClone(data);

@@ -46,9 +46,20 @@ export interface PlaceData {
   /** Index into `regions` (0: none) and into `countries`. */
   region: Uint16Array;
   country: Uint16Array;
-  regions: { name: string; code: string }[];
-  countries: { name: string; code: string }[];
+  regions: PlaceArea[];
+  countries: PlaceArea[];
 }
+
+/** A region or a country: its name, and what text after a comma in a query is compared with. */
+export interface PlaceArea {
+  name: string;
+  /** The folded name with a space before each word: " " + text is in it when a word starts with text. */
+  words: string;
+  /** Its code in lower case ("tx", "pt"). */
+  code: string;
+}
+
+const area = (name: string, code: string): PlaceArea => ({ name, words: ` ${foldName(name)}`, code: code.toLowerCase() });
 
 /** Historical, abandoned and destroyed places are not where anyone wants the map to go. */
 const GONE = new Set(['PPLH', 'PPLQ', 'PPLW']);
@@ -69,9 +80,9 @@ export function buildPlaceData(cities: readonly GazetteerCity[], admin1: readonl
     // Numbered biggest first, so that among equal matches a lower number is a bigger place.
     .sort((a, b) => b.city.population - a.city.population || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) || (a.city.name < b.city.name ? -1 : 1));
 
-  const regions: PlaceData['regions'] = [{ name: '', code: '' }];
+  const regions: PlaceArea[] = [area('', '')];
   const regionIds = new Map<string, number>();
-  const countries: PlaceData['countries'] = [];
+  const countries: PlaceArea[] = [];
   const countryIds = new Map<string, number>();
   const count = kept.length;
   const data = {
@@ -105,7 +116,7 @@ export function buildPlaceData(cities: readonly GazetteerCity[], admin1: readonl
     data.population[i] = city.population;
     let country = countryIds.get(city.country);
     if (country === undefined) {
-      country = countries.push({ name: countryName.of(city.country) ?? city.country, code: city.country }) - 1;
+      country = countries.push(area(countryName.of(city.country) ?? city.country, city.country)) - 1;
       countryIds.set(city.country, country);
     }
     data.country[i] = country;
@@ -113,7 +124,7 @@ export function buildPlaceData(cities: readonly GazetteerCity[], admin1: readonl
     let region = regionIds.get(regionCode);
     if (region === undefined) {
       const name = admin1Names.get(regionCode);
-      region = name === undefined ? 0 : regions.push({ name, code: city.adminCode }) - 1;
+      region = name === undefined ? 0 : regions.push(area(name, city.adminCode)) - 1;
       regionIds.set(regionCode, region);
     }
     data.region[i] = region;

@@ -27,27 +27,10 @@ function buildInThread(): Promise<PlaceData> {
   });
 }
 
-/**
- * Queries that take the search's code through each of its paths, small runs first: its first
- * calls run cold (a one-letter search's first run took 10–100 ms where it takes 0.2–0.5 ms once
- * compiled), and this way no visitor's search is the first. One at a time between other work.
- */
-const WARM_UP = ['lisbo', 'zuric', 'new yo', 'pari', 'sain', 'ber', 'mo', 'paris, tex', 'ber, de', 'b', 'k, k', 'a', 's, s'];
-
-async function warmedUp(made: PlaceIndex): Promise<PlaceIndex> {
-  for (const query of WARM_UP) {
-    for (let i = 0; i < 3; i++) {
-      made.search(query, 10);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
-  return made;
-}
-
-/** The index, made once (and warmed up); a failed attempt is forgotten so the next search tries again. */
+/** The index, made once; a failed attempt is forgotten so the next search tries again. */
 export function placeIndex(): Promise<PlaceIndex> {
   if (!index) {
-    const made = buildInThread().then((data) => warmedUp(new PlaceIndex(data)));
+    const made = buildInThread().then((data) => new PlaceIndex(data));
     made.catch(() => {
       if (index === made) index = undefined;
     });

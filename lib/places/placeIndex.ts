@@ -7,7 +7,7 @@
 // narrows by region or country: its name or a word of it starting with that text, or its code
 // ("Paris, Texas", "Portland, OR", "Lisbon, US"). One letter scans its whole run (about a tenth
 // of the entries) once: well under a millisecond (bench/README.md, `npm run bench -- places`).
-import type { PlaceData } from './gazetteer.js';
+import type { PlaceArea, PlaceData } from './gazetteer.js';
 import { foldName } from './fold.js';
 import type { Place } from './placeSearch.js';
 
@@ -41,15 +41,7 @@ class Best {
 const round5 = (value: number) => Math.round(value * 1e5) / 1e5;
 
 export class PlaceIndex {
-  /** Regions' and countries' folded names with a space before each word (" " + text finds the words that start with text), and their codes in lower case. */
-  private readonly regionNames: { keys: string[]; codes: string[] };
-  private readonly countryNames: { keys: string[]; codes: string[] };
-
-  constructor(private readonly data: PlaceData) {
-    const named = (entries: { name: string; code: string }[]) => ({ keys: entries.map((entry) => ` ${foldName(entry.name)}`), codes: entries.map((entry) => entry.code.toLowerCase()) });
-    this.regionNames = named(data.regions);
-    this.countryNames = named(data.countries);
-  }
+  constructor(private readonly data: PlaceData) {}
 
   get size(): number {
     return this.data.count;
@@ -98,13 +90,13 @@ export class PlaceIndex {
   private narrowing(named: string): { regions: Uint8Array; countries: Uint8Array } | undefined {
     if (named === '') return undefined;
     const word = ` ${named}`;
-    const which = ({ keys, codes }: { keys: string[]; codes: string[] }) => {
-      const yes = new Uint8Array(keys.length);
-      for (let i = 0; i < keys.length; i++) yes[i] = keys[i]!.includes(word) || codes[i] === named ? 1 : 0;
+    const which = (areas: PlaceArea[]) => {
+      const yes = new Uint8Array(areas.length);
+      for (let i = 0; i < areas.length; i++) yes[i] = areas[i]!.words.includes(word) || areas[i]!.code === named ? 1 : 0;
       return yes;
     };
     // Region 0, none, has an empty name and code: never named.
-    return { regions: which(this.regionNames), countries: which(this.countryNames) };
+    return { regions: which(this.data.regions), countries: which(this.data.countries) };
   }
 
   private place(i: number): Place {
