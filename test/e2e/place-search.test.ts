@@ -135,7 +135,7 @@ describe('Find a place in Chromium', () => {
       expect(await page.locator('.editor-status').textContent()).toBe('“Zürich” added as a point.');
       const save = page.locator('.editor-toolbar button.save');
       expect(await save.textContent()).toBe('Save (1)');
-      expect(await listed()).toBe(before + 1);
+      await expect.poll(listed).toBe(before + 1); // the list is drawn again at the next frame
       await page.screenshot({ path: `${SHOTS}/place-search-editor-${width}-added.png` });
 
       // One undoable edit: Undo takes the point away, Redo brings it back (Ctrl+Z, outside a text field).

@@ -9,6 +9,7 @@
 // is the adapter's: this module keeps the edits. A shape's finished drag (or vertex added,
 // deleted, line extended) is an edit at once; the measure of what is drawn shows live
 // (./drawingReadout.ts). The Find a place box (./placeSearch.ts) gets an Add button while editing.
+import type { Place } from '../../lib/places/placeSearch.js';
 import { isTextLabel } from '../../lib/textLabels.js';
 import { BoxSelection } from './boxSelection.js';
 import { DrawingReadout } from './drawingReadout.js';
@@ -24,7 +25,6 @@ import { isEditable, type Drawing, type DrawTool, type MapFeature, type MapView 
 import { imageValueOf, type ImageAnswer } from './mediaUpload.js';
 import { PhotoTool } from './photoTool.js';
 import type { PlaceSearch } from './placeSearch.js';
-import type { Place } from '../../lib/places/placeSearch.js';
 
 export interface EditorOptions {
   view: MapView;

@@ -91,7 +91,6 @@ async function start(): Promise<void> {
     new ResizeObserver(() => view.keepClearOfTop(element.getBoundingClientRect().bottom - container.getBoundingClientRect().top)).observe(element);
   if (holder.dataset.saveUrl) {
     // The owner or an editor: the editor's toolbar over the map, the item panel in the side panel.
-    const toolbarHost = mapBar;
     const editor = startEditor({
       view,
       features: document_.features,
@@ -103,7 +102,7 @@ async function start(): Promise<void> {
       imagesUrl: holder.dataset.imagesUrl,
       markersUrl: holder.dataset.markersUrl,
       csrf: holder.dataset.csrf ?? '',
-      toolbarHost,
+      toolbarHost: mapBar,
       places,
       panelHost: document.querySelector<HTMLElement>('.side-panel') ?? document.body,
       listChanged: () => {
@@ -114,7 +113,7 @@ async function start(): Promise<void> {
     });
     // Below the toolbar (at once, or once Edit map shows the tools), under Find a place. The
     // toolbar alone: the status line under it comes and goes, and must not move the map.
-    keepClearOf(toolbarHost.querySelector<HTMLElement>('[role="toolbar"]')!);
+    keepClearOf(mapBar.querySelector<HTMLElement>('[role="toolbar"]')!);
     view.onSelect((feature, at) => (editor.active() ? editor.select(feature.id) : view.showPopup(at, popupContent(feature))));
   } else {
     if (places) keepClearOf(places.root);

@@ -58,8 +58,8 @@ export class PlaceSearch {
     const field = element('div', { class: 'place-field' });
     field.append(this.input, this.addButton);
     const credit = element('p', { class: 'place-credit' });
-    const link = element('a', { href: GAZETTEER_CREDIT.url, target: '_blank', rel: 'noopener' }, 'GeoNames');
-    credit.append('Places: ', link, ' (CC BY 4.0)');
+    const link = element('a', { href: GAZETTEER_CREDIT.url, target: '_blank', rel: 'noopener' }, GAZETTEER_CREDIT.name);
+    credit.append('Places: ', link, ` (${GAZETTEER_CREDIT.licence})`);
     this.popup.append(this.listbox, this.message, credit);
     this.root.append(label, field, this.popup, this.status);
 
@@ -210,6 +210,10 @@ export class PlaceSearch {
   }
 
   private async choose(place: Place): Promise<void> {
+    // A search still on its way is for text the field no longer holds.
+    clearTimeout(this.timer);
+    this.request?.controller.abort();
+    this.request = undefined;
     this.input.value = place.name;
     this.shownFor = undefined; // the field's text changed: the suggestions are for before
     this.close();
