@@ -7,6 +7,7 @@ import { openBlobStore } from '../lib/blobs/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { errorFields, log, setLogLevel } from '../lib/observability/logger.js';
 import { GracefulShutdown } from '../lib/gracefulShutdown.js';
+import { warmPlaceIndex } from '../lib/places/index.js';
 import { createApp } from './app.js';
 import { closeArgumentThreads } from './argumentThreads.js';
 import { httpDrain } from './httpDrain.js';
@@ -30,6 +31,8 @@ async function main(): Promise<void> {
   shutdown.onStop('the Temporal client', () => jobs.close());
   shutdown.onStop('the argument threads', () => closeArgumentThreads());
   const server = await listen(createApp({ config, db, blobs: openBlobStore(config), jobs }), config.port, config.host);
+  // The place search's index, made in a thread while the first requests come (lib/places/).
+  warmPlaceIndex();
   const requests = httpDrain(server);
   shutdown.onStop('the HTTP server', (deadline) => requests.stop(deadline));
   log.info(`API listening on ${config.host}:${config.port}, public URL ${config.publicUrl}`);

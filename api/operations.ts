@@ -9,5 +9,6 @@ import { operation as mapRefreshImage } from './routes/map/refreshImage.js';
 import { operation as mapUpdate } from './routes/map/update.js';
 import { operation as mapUpload } from './routes/map/upload.js';
 import { operation as markerUpload } from './routes/marker/upload.js';
+import { operation as placeSearch } from './routes/place/search.js';
 
-export const OPERATIONS: readonly Operation[] = [mapList, mapGet, mapUpload, mapUpdate, mapAppend, mapRefreshImage, imageUpload, markerUpload, basemapList];
+export const OPERATIONS: readonly Operation[] = [mapList, mapGet, mapUpload, mapUpdate, mapAppend, mapRefreshImage, imageUpload, markerUpload, basemapList, placeSearch];

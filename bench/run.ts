@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, each running its reference beside our code in the same run.
 // Results are printed and written to bench/out/results.json. `npm run bench -- imports` (or
-// `latency`, `images`, `render`, `editor`, `versions`, `xlsx`, `blobs`, `limits`, `load`, `accounts`) runs one of them.
+// `latency`, `images`, `render`, `editor`, `versions`, `xlsx`, `blobs`, `limits`, `load`, `accounts`, `places`) runs one of them.
 import fs from 'node:fs';
 import { benchAccountPages } from './accountPages.js';
 import { benchApiLatency } from './apiLatency.js';
@@ -9,6 +9,7 @@ import { benchEditor } from './editor.js';
 import { benchImageUpload } from './imageUpload.js';
 import { benchImports } from './imports.js';
 import { benchMixedLoad } from './mixedLoad.js';
+import { benchPlaces } from './places.js';
 import { benchRateLimiter } from './rateLimiter.js';
 import { benchRender } from './render.js';
 import { benchVersions } from './versions.js';
@@ -91,6 +92,13 @@ if (!only || only === 'accounts') {
   console.log('The account forms answering for an address or name with an account and without (/reset, /signup, /login) …');
   results.accountPages = await benchAccountPages();
   console.log(JSON.stringify(results.accountPages, null, 2));
+}
+if (!only || only === 'places') {
+  console.log('Place search: the index made in its thread (the event loop watched), then searches for the worst queries, 2,000 each …');
+  const places = await benchPlaces();
+  results.places = places;
+  console.log(JSON.stringify({ build: places.build, onTheEventLoop: places.onTheEventLoop }, null, 2));
+  console.table(places.searches);
 }
 fs.mkdirSync('bench/out', { recursive: true });
 fs.writeFileSync('bench/out/results.json', JSON.stringify({ date: new Date().toISOString(), results }, null, 2));

@@ -30,7 +30,7 @@ export interface AccountRepository {
  */
 export const RESERVED_USERNAMES: ReadonlySet<string> = new Set([
   'api', 'internal', 'images', 'markers', 'basemaps', 'assets', 'embed', 'oembed', 'static', 'healthz', 'openapi.json',
-  'signup', 'login', 'logout', 'verify', 'reset', 'settings', 'explore', 'maps', 'my', 'new', 'admin', 'about', 'help',
+  'signup', 'login', 'logout', 'verify', 'reset', 'settings', 'explore', 'maps', 'my', 'new', 'admin', 'about', 'help', 'places',
 ]);
 
 export const usernameSchema = z

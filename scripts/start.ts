@@ -20,6 +20,7 @@ import { openBlobStore } from '../lib/blobs/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { errorFields, log, setLogLevel } from '../lib/observability/logger.js';
 import { GracefulShutdown } from '../lib/gracefulShutdown.js';
+import { warmPlaceIndex } from '../lib/places/index.js';
 import { waitFor } from '../lib/waitFor.js';
 import { createWorkers, tilePaintingOf } from '../workers/createWorker.js';
 import { installWorkerRuntimeWithMetrics } from '../workers/runtime.js';
@@ -99,6 +100,8 @@ async function main(): Promise<void> {
     },
   );
   const server: Server = await listen(app, config.port, config.host);
+  // The place search's index, made in a thread while the first requests come (lib/places/).
+  warmPlaceIndex();
   const requests = httpDrain(server);
   shutdown.onStop('the HTTP server', (deadline) => requests.stop(deadline).then(closeArgumentThreads));
   if (!config.databaseUrl) {

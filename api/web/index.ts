@@ -32,6 +32,7 @@ import { mountMapPage } from './mapPageRoute.js';
 import { mountMapSettings, SETTINGS_FORM_LIMIT } from './mapSettingsRoute.js';
 import { mountMapSave } from './mapSaveRoute.js';
 import { mountMapVersions } from './mapVersionRoutes.js';
+import { mountPlaceSearch } from './placeSearchRoute.js';
 import { answerPage } from './pageAnswer.js';
 import { checkForm } from './security.js';
 import { loadViewer, type WebState } from './session.js';
@@ -83,6 +84,8 @@ export function mountWeb(router: Router, deps: WebDeps): void {
   };
   const basemaps = { db: deps.db, config: deps.config, tiles };
   mountMapBasemap(router, basemaps);
+  // Before the map pages: /places/… is never an owner's map ('places' is a reserved username).
+  mountPlaceSearch(router);
   // Last: any other two-segment path is a map's address.
   // The map settings form: a description may be 100,000 characters, more than the other forms' limit.
   const settingsForm = [koaBody({ urlencoded: true, json: false, multipart: false, formLimit: SETTINGS_FORM_LIMIT }), checkForm(deps.config.publicUrl, refused)];

@@ -228,7 +228,7 @@ describe('the map editor in Chromium', () => {
       return (await page.locator('.maplibregl-canvas').boundingBox())!;
     };
     const toolbarBottom = async () => {
-      const bar = (await page.locator('.editor-bar').boundingBox())!;
+      const bar = (await page.locator('.map-bar').boundingBox())!;
       return bar.y + bar.height;
     };
     /** The line's pixels in a 12-pixel-wide strip at x, from y down `height` pixels. */

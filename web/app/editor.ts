@@ -8,7 +8,8 @@
 // (POST /maps/{id}/save) and settles conflicts with what others saved meanwhile. The map itself
 // is the adapter's: this module keeps the edits. A shape's finished drag (or vertex added,
 // deleted, line extended) is an edit at once; the measure of what is drawn shows live
-// (./drawingReadout.ts).
+// (./drawingReadout.ts). The Find a place box (./placeSearch.ts) gets an Add button while editing.
+import type { Place } from '../../lib/places/placeSearch.js';
 import { isTextLabel } from '../../lib/textLabels.js';
 import { BoxSelection } from './boxSelection.js';
 import { DrawingReadout } from './drawingReadout.js';
@@ -23,6 +24,7 @@ import { element, ItemPanel, type PropertyValue } from './itemPanel.js';
 import { isEditable, type Drawing, type DrawTool, type MapFeature, type MapView } from './mapAdapter.js';
 import { imageValueOf, type ImageAnswer } from './mediaUpload.js';
 import { PhotoTool } from './photoTool.js';
+import type { PlaceSearch } from './placeSearch.js';
 
 export interface EditorOptions {
   view: MapView;
@@ -42,6 +44,8 @@ export interface EditorOptions {
   /** Where the toolbar goes (over the map) and where the item panel goes (the side panel). */
   toolbarHost: HTMLElement;
   panelHost: HTMLElement;
+  /** The Find a place box over the map: its Add button puts the place found on the map. */
+  places?: PlaceSearch;
   /** Told when the item list was drawn again (its eye toggles and filter are the page's). */
   listChanged: () => void;
 }
@@ -261,6 +265,15 @@ export function startEditor(options: EditorOptions): Editor {
     select(id);
   }
 
+  /** Find a place's Add: a new point where the place is, titled with its name, selected (one undoable edit). */
+  function addPlace(place: Place): void {
+    const id = nextNewId--;
+    state.apply({ id, before: null, after: { type: 'Feature', id, geometry: { type: 'Point', coordinates: [place.lon, place.lat] }, properties: { title: place.name } } });
+    setTool('select');
+    select(id);
+    status.textContent = `“${place.name}” added as a point.`;
+  }
+
   /** Ends the shape edit of the selected item, keeping a changed geometry as one edit. */
   function finishShapeEdit(): void {
     const finished = drawing.finishEdit();
@@ -352,6 +365,7 @@ export function startEditor(options: EditorOptions): Editor {
     // A preview shows another version: drawing, undo and redo wait for the map's own items.
     for (const button of toolButtons.values()) button.disabled = previewing;
     if (photo) photo.button.disabled = previewing || photo.busy();
+    options.places?.setAdd(editing && !previewing ? addPlace : undefined);
     if (previewing) undoButton.disabled = redoButton.disabled = true;
   }
 

@@ -4,6 +4,7 @@
 import { createMapView, type MapFeature } from './mapAdapter.js';
 import { startEditor } from './editor.js';
 import type { MapGroup } from './groups.js';
+import { PlaceSearch } from './placeSearch.js';
 import { popupContent } from './popup.js';
 
 async function start(): Promise<void> {
@@ -79,11 +80,17 @@ async function start(): Promise<void> {
     filter.closest('p')!.hidden = false;
     filter.addEventListener('input', applyFilter);
   }
+  // Over the map's top left: Find a place (not in an embed), and the editor's toolbar below it.
+  const mapBar = document.createElement('div');
+  mapBar.className = 'map-bar';
+  const places = play ? undefined : new PlaceSearch(view);
+  if (places) mapBar.append(places.root);
+  holder.prepend(mapBar);
+  /** The map opened framed on its items; those `element` covers are framed below it, until the map is moved. */
+  const keepClearOf = (element: HTMLElement) =>
+    new ResizeObserver(() => view.keepClearOfTop(element.getBoundingClientRect().bottom - container.getBoundingClientRect().top)).observe(element);
   if (holder.dataset.saveUrl) {
     // The owner or an editor: the editor's toolbar over the map, the item panel in the side panel.
-    const toolbarHost = document.createElement('div');
-    toolbarHost.className = 'editor-bar';
-    holder.prepend(toolbarHost);
     const editor = startEditor({
       view,
       features: document_.features,
@@ -95,7 +102,8 @@ async function start(): Promise<void> {
       imagesUrl: holder.dataset.imagesUrl,
       markersUrl: holder.dataset.markersUrl,
       csrf: holder.dataset.csrf ?? '',
-      toolbarHost,
+      toolbarHost: mapBar,
+      places,
       panelHost: document.querySelector<HTMLElement>('.side-panel') ?? document.body,
       listChanged: () => {
         for (const button of document.querySelectorAll<HTMLButtonElement>('[data-toggle]')) button.hidden = false;
@@ -103,13 +111,12 @@ async function start(): Promise<void> {
         applyFilter();
       },
     });
-    // The map opened framed on its items; those the toolbar covers (at once, or once Edit map
-    // shows the tools) are framed below it, until the map is moved. The toolbar alone: the status
-    // line under it comes and goes, and must not move the map.
-    const toolbar = toolbarHost.querySelector<HTMLElement>('[role="toolbar"]')!;
-    new ResizeObserver(() => view.keepClearOfTop(toolbar.getBoundingClientRect().bottom - container.getBoundingClientRect().top)).observe(toolbar);
+    // Below the toolbar (at once, or once Edit map shows the tools), under Find a place. The
+    // toolbar alone: the status line under it comes and goes, and must not move the map.
+    keepClearOf(mapBar.querySelector<HTMLElement>('[role="toolbar"]')!);
     view.onSelect((feature, at) => (editor.active() ? editor.select(feature.id) : view.showPopup(at, popupContent(feature))));
   } else {
+    if (places) keepClearOf(places.root);
     view.onSelect((feature, at) => view.showPopup(at, popupContent(feature)));
   }
 }

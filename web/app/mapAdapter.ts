@@ -38,6 +38,11 @@ export interface MapView {
   outline(ids: readonly number[]): void;
   /** Moves to the feature and reports it as clicked. */
   focus(id: number): void;
+  /**
+   * Flies to a place found by name (./placeSearch.ts) and marks it with a ring, above the map's
+   * items, until the next place; resolves once the map is there.
+   */
+  showPlace(place: { lon: number; lat: number; zoom: number }): Promise<void>;
   /** Where the map is centred now, [longitude, latitude] to 7 decimals (a new photo without GPS goes there). */
   center(): [number, number];
   onSelect(listener: (feature: MapFeature, at: [number, number]) => void): void;
@@ -59,6 +64,10 @@ export interface MapView {
 }
 
 const DEFAULT_COLOR = '#2f6fd6';
+/** The ring that marks a place found by name: a colour no item has by default, nor the basemaps. */
+const FOUND_PLACE_COLOR = '#c8175d';
+/** A flight to a place found takes at most this long (MapLibre's flyTo goes by distance otherwise). */
+const FLIGHT_MS = 2500;
 /** Room around the map's items when it opens (the browser tests find items by it). */
 const FRAME_PADDING = 48;
 
@@ -346,6 +355,24 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
         map.fitBounds(fitted, { padding: { top, bottom: FRAME_PADDING, left: FRAME_PADDING, right: FRAME_PADDING }, maxZoom: 15, animate: false });
         framedAt = cameraOf(map);
       }
+    },
+    showPlace({ lon, lat, zoom }) {
+      const point = { type: 'Feature', geometry: { type: 'Point', coordinates: [lon, lat] }, properties: {} } as never;
+      const found = map.getSource('found-place') as GeoJSONSource | undefined;
+      if (found) found.setData(point);
+      else {
+        map.addSource('found-place', { type: 'geojson', data: point });
+        map.addLayer({ id: 'found-place', type: 'circle', source: 'found-place', paint: { 'circle-radius': 9, 'circle-color': 'rgba(255, 255, 255, 0.6)', 'circle-stroke-color': FOUND_PLACE_COLOR, 'circle-stroke-width': 4 } });
+      }
+      return new Promise<void>((resolve) => {
+        // A flight that goes nowhere may end without a moveend: the time it may take at most.
+        const timer = setTimeout(resolve, FLIGHT_MS + 500);
+        map.once('moveend', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        map.flyTo({ center: [lon, lat], zoom, maxDuration: FLIGHT_MS });
+      });
     },
     center() {
       // Rounded: terra-draw refuses to edit a point with more than 9 decimals.
