@@ -2,6 +2,7 @@ import type { Db } from '../db/connection.js';
 import type { BlobStore } from '../lib/blobs/blobStore.js';
 import type { Basemap, ProviderKind } from '../lib/basemaps.js';
 import type { BackgroundPainter } from '../lib/render/renderMap.js';
+import type { StreetArchive } from '../lib/streetArchive/index.js';
 
 /**
  * Fault-injection points for tests (in the spirit of FoundationDB's BUGGIFY): a test can make
@@ -25,4 +26,6 @@ export interface ActivityDeps {
   paintTiles?: (basemap: Basemap, key: string) => BackgroundPainter;
   /** The service's own provider keys (config.serviceProviderKeys), for maps whose owners have none. */
   serviceProviderKeys?: Partial<Record<ProviderKind, string>>;
+  /** The street map archive (BASEMAP_TILES), opened and checked by the entry point, for the renderer's built-in basemaps; undefined: Natural Earth only. */
+  streets?: StreetArchive;
 }
