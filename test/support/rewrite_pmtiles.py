@@ -14,7 +14,9 @@ import sys
 
 import pmtiles.writer as writer
 from pmtiles.reader import MmapSource, Reader, all_tiles
-from pmtiles.tile import Compression, zxy_to_tileid
+from pmtiles.tile import Compression, TileType, zxy_to_tileid
+
+ENUMS = {'tile_type': TileType, 'tile_compression': Compression, 'internal_compression': Compression}
 
 
 def main(source, target, changes):
@@ -28,7 +30,7 @@ def main(source, target, changes):
         header['tile_compression'] = Compression.NONE
     if 'leaf_size' in changes:
         writer.optimize_directories = lambda entries, _target: writer.build_roots_leaves(entries, changes['leaf_size'])
-    header.update(changes.get('header', {}))
+    header.update({name: ENUMS[name](value) if name in ENUMS else value for name, value in changes.get('header', {}).items()})
     metadata = changes.get('metadata', metadata)
     with writer.write(target) as w:
         for tile_id, data in tiles:
