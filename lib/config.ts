@@ -44,7 +44,7 @@ const envSchema = z.object({
     .refine((value) => durationMs(value) !== undefined, 'must be a duration such as 5s')
     .default('5s'),
   BASEMAP_TILES: z.string().trim().min(1).optional(),
-  BASEMAP_TILE_CACHE_MB: positiveInt.default(64),
+  BASEMAP_TILE_CACHE_MB: z.coerce.number().int().min(0).default(64),
   PROVIDER_KEY_MAP_PLATFORM: z.string().trim().min(8).optional(),
   PROVIDER_KEY_LOCATION_PLATFORM: z.string().trim().min(8).optional(),
   PROVIDER_KEY_GIS_PLATFORM: z.string().trim().min(8).optional(),
@@ -122,7 +122,7 @@ export interface Config extends LimitsConfig {
   tileTimeoutMs: number;
   /** The PMTiles archive of OpenStreetMap the built-in basemaps draw streets from (BASEMAP_TILES); unset: Natural Earth only (lib/streetArchive/). */
   basemapTiles: StreetArchiveLocation | undefined;
-  /** How many bytes of that archive's tiles each process keeps in memory (the tiles read last). */
+  /** How many bytes of that archive's tiles each process keeps in memory (the tiles read last; 0: none). */
   basemapTileCacheBytes: number;
   /**
    * The service's own provider keys (PROVIDER_KEY_<KIND>): the browser shows a map on a commercial

@@ -93,7 +93,7 @@ describe.each(Object.keys(settings))('street tiles from %s', (kind) => {
   it('inflates the tile for a client that does not accept gzip, under an ETag of its own', async () => {
     const [z, x, y] = FIXTURE_TILES.z14[3];
     const gzipped = await request(tileUrl(z, x, y), { 'accept-encoding': 'gzip' });
-    for (const headers of [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'gzip;q=0, br' }]) {
+    for (const headers of [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'gzip;q=0, br' }] as Record<string, string>[]) {
       const answer = await request(tileUrl(z, x, y), headers);
       expect(answer.status).toBe(200);
       expect(answer.headers['content-encoding']).toBeUndefined();

@@ -15,10 +15,11 @@ const refused = (env: Env): string => {
 };
 
 describe('BASEMAP_TILES', () => {
-  it('is unset by default: Natural Earth only, 64 MB of recent tiles when set', () => {
+  it('is unset by default (Natural Earth only); 64 MB of recent tiles are kept by default, or none', () => {
     expect(loadConfig({})).toMatchObject({ basemapTiles: undefined, basemapTileCacheBytes: 64 * 1024 * 1024 });
     expect(loadConfig({ BASEMAP_TILES: '' }).basemapTiles).toBeUndefined();
     expect(loadConfig({ BASEMAP_TILE_CACHE_MB: '8' }).basemapTileCacheBytes).toBe(8 * 1024 * 1024);
+    expect(loadConfig({ BASEMAP_TILE_CACHE_MB: '0' }).basemapTileCacheBytes).toBe(0); // none: every tile read from the archive
   });
 
   it('takes a local path, resolved from the working directory', () => {
@@ -50,7 +51,8 @@ describe('BASEMAP_TILES', () => {
     expect(refused({ BASEMAP_TILES: 's3://map-tiles/a.pmtiles' })).toMatch(/S3_REGION: BASEMAP_TILES on AWS S3 needs the bucket's region/);
     expect(refused({ BASEMAP_TILES: 's3://map-tiles/a.pmtiles', S3_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: 'AKID' })).toMatch(/AWS_SECRET_ACCESS_KEY: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are set together/);
     expect(refused({ BASEMAP_TILES: 'ftp://tiles.example.com/a.pmtiles' })).toMatch(/BASEMAP_TILES: must be a file path, s3:\/\/bucket\/key or an https:\/\/ URL/);
-    expect(refused({ BASEMAP_TILE_CACHE_MB: '0' })).toMatch(/BASEMAP_TILE_CACHE_MB/);
+    expect(refused({ BASEMAP_TILE_CACHE_MB: '-1' })).toMatch(/BASEMAP_TILE_CACHE_MB/);
+    expect(refused({ BASEMAP_TILE_CACHE_MB: 'lots' })).toMatch(/BASEMAP_TILE_CACHE_MB/);
     // The S3 settings alone are still a mistake when nothing names a bucket.
     expect(refused({ S3_ENDPOINT: 'http://127.0.0.1:9000', BASEMAP_TILES: '/srv/a.pmtiles' })).toMatch(/S3_ENDPOINT: is only used with BLOB_STORE/);
   });
