@@ -1,5 +1,5 @@
 // `npm run basemap -- <command>`: street map archives for BASEMAP_TILES (scripts/basemap/build.ts).
-//   build <extract.osm.pbf> [--output data/basemap.pmtiles] [--shapefiles DIR] [--profile DIR]
+//   build <extract.osm.pbf> [--output data/basemap.pmtiles] [--shapefiles DIR] [--profile DIR] [--store DIR]
 //       an OpenStreetMap extract → a PMTiles archive in the OpenMapTiles schema, with tilemaker
 //   fixture
 //       builds (or finds) the tests' Helsinki archive and prints its path (.ci/run, benchmarks)
@@ -8,13 +8,13 @@ import { parseArgs } from 'node:util';
 import { BuildProblem, buildStreetArchive, ensureStreetFixture } from './basemap/build.js';
 
 const USAGE = `Usage:
-  npm run basemap -- build <extract.osm.pbf> [--output data/basemap.pmtiles] [--shapefiles DIR] [--profile DIR]
+  npm run basemap -- build <extract.osm.pbf> [--output data/basemap.pmtiles] [--shapefiles DIR] [--profile DIR] [--store DIR]
   npm run basemap -- fixture`;
 
 function main(): void {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { output: { type: 'string' }, shapefiles: { type: 'string' }, profile: { type: 'string' } },
+    options: { output: { type: 'string' }, shapefiles: { type: 'string' }, profile: { type: 'string' }, store: { type: 'string' } },
   });
   const [command, input, ...rest] = positionals;
   if (command === 'fixture' && !input) {
@@ -27,7 +27,7 @@ function main(): void {
     process.exit(2);
   }
   const output = values.output ?? path.join('data', 'basemap.pmtiles');
-  const report = buildStreetArchive({ input, output, shapefiles: values.shapefiles, profile: values.profile, showProgress: true });
+  const report = buildStreetArchive({ input, output, shapefiles: values.shapefiles, profile: values.profile, store: values.store, showProgress: true });
   const megabytes = (report.bytes / 1024 / 1024).toFixed(1);
   console.log(`\nWrote ${report.output} (${megabytes} MB) in ${Math.round(report.seconds)} s. Start the service with:\n  BASEMAP_TILES=${path.resolve(report.output)} npm start`);
   if (report.leftOut.length > 0) console.log('Without the sea and Natural Earth\'s land cover layers (no shapefiles): the README\'s "Street maps" says where they come from.');

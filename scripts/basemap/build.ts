@@ -84,6 +84,8 @@ export interface BuildOptions {
   shapefiles?: string;
   /** The folder of tilemaker's OpenMapTiles profile (default: Debian's). */
   profile?: string;
+  /** tilemaker keeps nodes and ways in this folder instead of memory (its --store: for large regions). */
+  store?: string;
   /** tilemaker's progress on the terminal (the CLI) or not (tests). */
   showProgress?: boolean;
   log?: (line: string) => void;
@@ -99,9 +101,19 @@ export interface BuildReport {
   seconds: number;
 }
 
-function runTilemaker(input: string, mbtiles: string, config: string, processFile: string, showProgress: boolean): { ok: true } | { ok: false; missingNode: boolean; output: string } {
+interface TilemakerRun {
+  input: string;
+  mbtiles: string;
+  config: string;
+  processFile: string;
+  store: string | undefined;
+  showProgress: boolean;
+}
+
+function runTilemaker({ input, mbtiles, config, processFile, store, showProgress }: TilemakerRun): { ok: true } | { ok: false; missingNode: boolean; output: string } {
   fs.rmSync(mbtiles, { force: true });
-  const run = spawnSync('tilemaker', ['--input', input, '--output', mbtiles, '--config', config, '--process', processFile], {
+  const args = ['--input', input, '--output', mbtiles, '--config', config, '--process', processFile, ...(store ? ['--store', path.resolve(store)] : [])];
+  const run = spawnSync('tilemaker', args, {
     cwd: path.dirname(mbtiles),
     stdio: ['ignore', showProgress ? 'inherit' : 'pipe', 'pipe'],
     encoding: 'utf8',
@@ -128,14 +140,15 @@ export function buildStreetArchive(options: BuildOptions): BuildReport {
     const mbtiles = path.join(work, 'tiles.mbtiles');
     const input = path.resolve(options.input);
     log(`tilemaker: ${input} → MBTiles …`);
-    let run = runTilemaker(input, mbtiles, config, profile.process, options.showProgress ?? false);
+    const tilemaker = { mbtiles, config, processFile: profile.process, store: options.store, showProgress: options.showProgress ?? false };
+    let run = runTilemaker({ ...tilemaker, input });
     let completed = false;
     if (!run.ok && run.missingNode) {
       log('The extract has ways or relations whose members it does not hold (cut by a box): copying it without them, then again …');
       const complete = path.join(work, 'complete.osm.pbf');
       log(execFileSync('python3', [COMPLETE_OSM_SCRIPT, input, complete], { env: { ...process.env, PYTHONPATH: tools }, encoding: 'utf8' }).trim());
       completed = true;
-      run = runTilemaker(complete, mbtiles, config, profile.process, options.showProgress ?? false);
+      run = runTilemaker({ ...tilemaker, input: complete });
     }
     if (!run.ok) throw new BuildProblem(`tilemaker failed:\n${run.output}`);
     log('MBTiles → PMTiles …');
