@@ -1,8 +1,9 @@
 // Street map tiles (issue 25): the fixture's tiles (central Helsinki, 19 tiles, zooms 0–14, 170 kB,
 // gzip) requested by CLIENTS clients in closed loops for SECONDS seconds each, against
 //   - nginx (Debian's nginx-light, installed here when missing, never by the product) serving the
-//     same tiles extracted as files (the stored gzip bytes, Content-Encoding: gzip, ETag, all
-//     cores): the machine's physical ceiling;
+//     same tiles extracted as files (the stored gzip bytes, Content-Encoding: gzip, ETag) with a
+//     worker per core: the machine's physical ceiling, which the ratios divide by; and with one
+//     worker, a single process like the service's one event loop;
 //   - the service (`npm start`, bench/service.ts) with BASEMAP_TILES on the local file, and its
 //     /healthz under the same load (every request's middleware without a tile: the stack's floor);
 //   - the service with BASEMAP_TILES on an S3 object (moto's server on loopback), the tile cache
@@ -79,8 +80,8 @@ async function tilesOf(location: StreetArchiveLocation): Promise<Tile[]> {
   }
 }
 
-/** nginx serving the tiles as files under <dir>/tiles/z/x/y.mvt. */
-async function startNginx(tiles: Tile[]): Promise<{ base: string; stop(): Promise<void> }> {
+/** nginx serving the tiles as files under <dir>/tiles/z/x/y.mvt, with `workers` worker processes ('auto': one per core). */
+async function startNginx(tiles: Tile[], workers: 'auto' | 1): Promise<{ base: string; stop(): Promise<void> }> {
   const nginx = ensureNginx();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mps-bench-nginx-'));
   fs.chmodSync(dir, 0o755); // its workers run as another user when started by root
@@ -93,7 +94,7 @@ async function startNginx(tiles: Tile[]): Promise<{ base: string; stop(): Promis
   const temp = (name: string) => `${name}_temp_path ${dir}/${name};`;
   fs.writeFileSync(
     path.join(dir, 'nginx.conf'),
-    `worker_processes auto;
+    `worker_processes ${workers};
 daemon off;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
@@ -248,14 +249,17 @@ export async function benchBasemapServing(): Promise<{ machine: string; rows: Se
   const machine = `${os.cpus().length} cores, load ${os.loadavg().map((value) => value.toFixed(1)).join(' ')} at the start`;
   const rows: ServingFigures[] = [];
 
-  const reference = await startNginx(tiles);
-  let nginxRate: number;
-  try {
-    const run = await load(tiles, (tile) => `${reference.base}/${tile.path}.mvt`);
-    nginxRate = run.count / run.seconds;
-    rows.push(figures('nginx (files)', run, nginxRate));
-  } finally {
-    await reference.stop();
+  let nginxRate = NaN;
+  // The ceiling (a worker per core), then one worker: a process as the service's one event loop.
+  for (const workers of ['auto', 1] as const) {
+    const reference = await startNginx(tiles, workers);
+    try {
+      const run = await load(tiles, (tile) => `${reference.base}/${tile.path}.mvt`);
+      if (workers === 'auto') nginxRate = run.count / run.seconds;
+      rows.push(figures(`nginx (files), ${workers === 'auto' ? 'a worker per core' : 'one worker'}`, run, nginxRate));
+    } finally {
+      await reference.stop();
+    }
   }
 
   const fromFile = await startBenchService('pglite', { BASEMAP_TILES: fixture });
