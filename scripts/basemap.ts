@@ -30,7 +30,9 @@ function main(): void {
   const report = buildStreetArchive({ input, output, shapefiles: values.shapefiles, profile: values.profile, store: values.store, showProgress: true });
   const megabytes = (report.bytes / 1024 / 1024).toFixed(1);
   console.log(`\nWrote ${report.output} (${megabytes} MB) in ${Math.round(report.seconds)} s. Start the service with:\n  BASEMAP_TILES=${path.resolve(report.output)} npm start`);
-  if (report.leftOut.length > 0) console.log('Without the sea and Natural Earth\'s land cover layers (no shapefiles): the README\'s "Street maps" says where they come from.');
+  if (report.leftOut.length > 0) {
+    console.log(`Left out for want of their shapefiles: ${report.leftOut.map((layer) => layer.split(' ')[0]).join(', ')} (README "Street maps" says where the files come from; --shapefiles DIR).`);
+  }
 }
 
 try {

@@ -123,6 +123,11 @@ export class StreetArchive {
         throw error instanceof ArchiveProblem ? error : new ArchiveProblem(`its root directory cannot be read (${(error as Error).message})`);
       }
       const noBounds = hasNoBounds(header);
+      const bounds: Bounds = noBounds
+        ? await boundsFromTiles(reader, cache, header).catch((error: Error) => {
+            throw error instanceof ArchiveProblem ? error : new ArchiveProblem(`its directories cannot be read (${error.message})`);
+          })
+        : [header.minLon, header.minLat, header.maxLon, header.maxLat];
       const identity = createHash('sha256')
         .update(head.subarray(0, HEADER_BYTES))
         .update(head.subarray(header.rootDirectoryOffset, header.rootDirectoryOffset + header.rootDirectoryLength))
@@ -133,7 +138,7 @@ export class StreetArchive {
         identity,
         minZoom: header.minZoom,
         maxZoom: header.maxZoom,
-        bounds: noBounds ? await boundsFromTiles(reader, cache, header) : [header.minLon, header.minLat, header.maxLon, header.maxLat],
+        bounds,
         boundsFrom: noBounds ? 'tiles' : 'header',
         tileCompression: header.tileCompression === Compression.Gzip ? 'gzip' : 'none',
         vectorLayers: vectorLayers!,

@@ -16,8 +16,9 @@ import { ensurePipPackage } from '../../scripts/pipTools.js';
 
 const REWRITE = fileURLToPath(new URL('./rewrite_pmtiles.py', import.meta.url));
 
-/** The Helsinki fixture: zooms 0–14, 19 tiles, gzip, bounds and centre zero in its header. */
-export const streetFixture = (): string => ensureStreetFixture(() => {});
+let fixture: string | undefined;
+/** The Helsinki fixture: zooms 0–14, 19 tiles, gzip, bounds and centre zero in its header (found or built once per test file). */
+export const streetFixture = (): string => (fixture ??= ensureStreetFixture(() => {}));
 
 /** The fixture's tiles at zoom 14 (x 9326–9327, y 4741–4742) and an address inside its zooms with no tile. */
 export const FIXTURE_TILES = { z14: [[14, 9326, 4741], [14, 9326, 4742], [14, 9327, 4741], [14, 9327, 4742]], world: [0, 0, 0], empty: [14, 9326, 4739] } as const;
