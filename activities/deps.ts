@@ -3,6 +3,7 @@ import type { BlobStore } from '../lib/blobs/blobStore.js';
 import type { Basemap, ProviderKind } from '../lib/basemaps.js';
 import type { BackgroundPainter } from '../lib/render/renderMap.js';
 import type { TileOwner } from '../lib/render/tileCache.js';
+import type { StreetArchive } from '../lib/streetArchive/index.js';
 
 /**
  * Fault-injection points for tests (in the spirit of FoundationDB's BUGGIFY): a test can make
@@ -26,4 +27,6 @@ export interface ActivityDeps {
   paintTiles?: (basemap: Basemap, owner: TileOwner) => BackgroundPainter;
   /** The service's own provider keys (config.serviceProviderKeys), for maps whose owners have none. */
   serviceProviderKeys?: Partial<Record<ProviderKind, string>>;
+  /** The street map archive (BASEMAP_TILES), opened and checked by the entry point, for the renderer's built-in basemaps; undefined: Natural Earth only. */
+  streets?: StreetArchive;
 }

@@ -7,6 +7,7 @@ import type { MapRecord } from '../lib/maps.js';
 import { requireMapAccess, type Access } from '../lib/access.js';
 import type { BlobStore } from '../lib/blobs/blobStore.js';
 import type { Config } from '../lib/config.js';
+import type { StreetArchive } from '../lib/streetArchive/index.js';
 import type { TileSettings } from '../lib/render/xyzBackground.js';
 import type { JobGateway } from './jobs.js';
 import type { Turns } from './turns.js';
@@ -20,6 +21,8 @@ export interface ApiDeps {
   jobs: JobGateway;
   /** Turns for reading large maps (made by createApp when not given). */
   largeReads: Turns;
+  /** The street map archive (BASEMAP_TILES), opened and checked by the entry point; undefined: Natural Earth only. */
+  streets?: StreetArchive;
   /** Tests: how commercial basemap tiles are fetched for the browser (a local tile server). */
   tiles?: Partial<TileSettings>;
 }

@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from '../lib/config.js';
 import { errorFields, log, setLogLevel } from '../lib/observability/logger.js';
 import { GracefulShutdown } from '../lib/gracefulShutdown.js';
 import { warmPlaceIndex } from '../lib/places/index.js';
+import { describeArchive, openConfiguredStreetArchive } from '../lib/streetArchive/index.js';
 import { createApp } from './app.js';
 import { closeArgumentThreads } from './argumentThreads.js';
 import { httpDrain } from './httpDrain.js';
@@ -20,6 +21,8 @@ async function main(): Promise<void> {
   if (!config.databaseUrl || !config.temporalAddress) {
     throw new ConfigError('The api entry point needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs the embedded service).');
   }
+  const streets = await openConfiguredStreetArchive(config);
+  if (streets) log.info(describeArchive(config.basemapTiles!, streets));
   const shutdown = new GracefulShutdown({ graceMs: config.shutdownGraceMs, log: (line) => log.info(line) }).listen();
   const db = await openDatabase(config);
   shutdown.onStop('the database pool', () => db.destroy());
@@ -30,7 +33,7 @@ async function main(): Promise<void> {
   });
   shutdown.onStop('the Temporal client', () => jobs.close());
   shutdown.onStop('the argument threads', () => closeArgumentThreads());
-  const server = await listen(createApp({ config, db, blobs: openBlobStore(config), jobs }), config.port, config.host);
+  const server = await listen(createApp({ config, db, blobs: openBlobStore(config), jobs, streets }), config.port, config.host);
   // The place search's index, made in a thread while the first requests come (lib/places/).
   warmPlaceIndex();
   const requests = httpDrain(server);

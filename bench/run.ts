@@ -1,9 +1,10 @@
 // `npm run bench`: every benchmark, each running its reference beside our code in the same run.
 // Results are printed and written to bench/out/results.json. `npm run bench -- imports` (or
-// `latency`, `images`, `render`, `editor`, `versions`, `xlsx`, `blobs`, `limits`, `load`, `accounts`, `places`) runs one of them.
+// `latency`, `images`, `render`, `editor`, `versions`, `xlsx`, `blobs`, `limits`, `load`, `accounts`, `places`, `basemap`) runs one of them.
 import fs from 'node:fs';
 import { benchAccountPages } from './accountPages.js';
 import { benchApiLatency } from './apiLatency.js';
+import { benchBasemapServing } from './basemap.js';
 import { benchBlobStores } from './blobStores.js';
 import { benchEditor } from './editor.js';
 import { benchImageUpload } from './imageUpload.js';
@@ -83,6 +84,13 @@ if (!only || only === 'sweep') {
   console.log('The hourly sweep of stored files: looking up 1,000 keys among 420,000 stored files, with and without their indexes …');
   results.storedFileSweep = await benchStoredFileSweep();
   console.log(JSON.stringify(results.storedFileSweep, null, 2));
+}
+if (!only || only === 'basemap') {
+  console.log(`Street map tiles: the fixture's 19 tiles by 8 clients for ${process.env.BASEMAP_BENCH_SECONDS ?? 20} s each, through the service (a file; S3 on moto, warm and cold) against nginx serving them as files …`);
+  const basemap = await benchBasemapServing();
+  results.basemap = { serving: basemap };
+  console.log(basemap.machine);
+  console.table(basemap.rows);
 }
 if (!only || only === 'load') {
   console.log('Mixed load of 50 clients on the scaled-out shape (with import throughput on one and two maps workers) and on the embedded default …');

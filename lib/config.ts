@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { ProviderKind } from './basemaps.js';
 import { readBlobSettings, type BlobServe, type BlobStoreSettings } from './blobs/blobSettings.js';
 import { limitsConfigOf, limitsConfigProblem, limitsEnvShape, type LimitsConfig } from './limitsConfig.js';
+import { parseStreetArchiveLocation, type StreetArchiveLocation } from './streetArchive/location.js';
 
 const MB = 1024 * 1024;
 
@@ -42,6 +43,8 @@ const envSchema = z.object({
     .string()
     .refine((value) => durationMs(value) !== undefined, 'must be a duration such as 5s')
     .default('5s'),
+  BASEMAP_TILES: z.string().trim().min(1).optional(),
+  BASEMAP_TILE_CACHE_MB: z.coerce.number().int().min(0).default(64),
   PROVIDER_KEY_MAP_PLATFORM: z.string().trim().min(8).optional(),
   PROVIDER_KEY_LOCATION_PLATFORM: z.string().trim().min(8).optional(),
   PROVIDER_KEY_GIS_PLATFORM: z.string().trim().min(8).optional(),
@@ -117,6 +120,10 @@ export interface Config extends LimitsConfig {
   tileCacheMaxBytes: number;
   /** How long one commercial basemap tile may take to arrive. */
   tileTimeoutMs: number;
+  /** The PMTiles archive of OpenStreetMap the built-in basemaps draw streets from (BASEMAP_TILES); unset: Natural Earth only (lib/streetArchive/). */
+  basemapTiles: StreetArchiveLocation | undefined;
+  /** How many bytes of that archive's tiles each process keeps in memory (the tiles read last; 0: none). */
+  basemapTileCacheBytes: number;
   /**
    * The service's own provider keys (PROVIDER_KEY_<KIND>): the browser shows a map on a commercial
    * basemap with them when its owner has no key, until the map passes heavyTrafficViews in a day.
@@ -170,8 +177,10 @@ export function loadConfig(env: Env = process.env): Config {
   const problem = limitsConfigProblem(e, e.DATABASE_URL);
   if (problem) throw new ConfigError(`Invalid configuration:\n  ${problem}`);
   const enterprise = e.DEPLOYMENT === 'enterprise';
-  const blobs = readBlobSettings(e, path.resolve(e.DATA_DIR));
-  if (blobs.problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${blobs.problems.join('\n  ')}`);
+  const streets = e.BASEMAP_TILES === undefined ? undefined : parseStreetArchiveLocation(e.BASEMAP_TILES, e);
+  const blobs = readBlobSettings(e, path.resolve(e.DATA_DIR), streets && 'location' in streets && streets.location.kind === 's3' ? 'BASEMAP_TILES' : undefined);
+  const problems = [...blobs.problems, ...(streets && 'problems' in streets ? streets.problems : [])];
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -188,6 +197,8 @@ export function loadConfig(env: Env = process.env): Config {
     tileCacheDir: path.resolve(e.TILE_CACHE_DIR ?? path.join(e.DATA_DIR, 'tile-cache')),
     tileCacheMaxBytes: e.TILE_CACHE_MAX_MB * MB,
     tileTimeoutMs: durationMs(e.TILE_TIMEOUT)!,
+    basemapTiles: streets && 'location' in streets ? streets.location : undefined,
+    basemapTileCacheBytes: e.BASEMAP_TILE_CACHE_MB * MB,
     serviceProviderKeys: Object.fromEntries(
       (
         [

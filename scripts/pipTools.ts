@@ -9,6 +9,30 @@ import { fileURLToPath } from 'node:url';
 export const TOOLS_DIR = path.join(fileURLToPath(new URL('..', import.meta.url)), '.tools');
 
 /**
+ * Runs `work` holding the lock directory `lock`, waiting for it while another process (another
+ * test file) holds it: pip installing into one folder twice at once breaks it. A lock older than
+ * ten minutes was left by a killed run and is taken over.
+ */
+export function withDirectoryLock<T>(lock: string, work: () => T): T {
+  fs.mkdirSync(path.dirname(lock), { recursive: true });
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() > deadline) fs.rmSync(lock, { recursive: true, force: true });
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+    }
+  }
+  try {
+    return work();
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/**
  * The folder `requirement` (such as "schemathesis==4.32.5", or several installed together) is
  * installed in, installing it there first when it is not (or another version is). Returns the
  * folder (for PYTHONPATH).

@@ -21,6 +21,7 @@ import { ConfigError, loadConfig } from '../lib/config.js';
 import { errorFields, log, setLogLevel } from '../lib/observability/logger.js';
 import { GracefulShutdown } from '../lib/gracefulShutdown.js';
 import { warmPlaceIndex } from '../lib/places/index.js';
+import { describeArchive, NO_STREETS_HINT, openConfiguredStreetArchive } from '../lib/streetArchive/index.js';
 import { waitFor } from '../lib/waitFor.js';
 import { createWorkers, tilePaintingOf } from '../workers/createWorker.js';
 import { installWorkerRuntimeWithMetrics } from '../workers/runtime.js';
@@ -36,6 +37,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   setLogLevel(config.logLevel);
   fs.mkdirSync(config.dataDir, { recursive: true });
+  // Before anything is started: an archive that is missing or not what the styles draw stops here.
+  const streets = await openConfiguredStreetArchive(config);
+  log.info(streets ? describeArchive(config.basemapTiles!, streets) : NO_STREETS_HINT);
   // In a terminal, SIGHUP too: the terminal closing does not reach the Temporal dev server (in a
   // session of its own), so the service stops it. Not otherwise: under nohup (output not a
   // terminal) SIGHUP is meant to be ignored, and a handler would undo that.
@@ -78,6 +82,7 @@ async function main(): Promise<void> {
       paintTiles: tilePaintingOf(config),
       serviceProviderKeys: config.serviceProviderKeys,
       faults: slowActivities(config.testSlowActivityMs),
+      streets,
     },
   });
   const workerDone = worker.run();
@@ -91,7 +96,7 @@ async function main(): Promise<void> {
 
   const token = randomBytes(32).toString('hex');
   const app = createApp(
-    { config, db, blobs, jobs },
+    { config, db, blobs, jobs, streets },
     {
       extraRoutes: config.databaseUrl
         ? undefined

@@ -11,6 +11,7 @@ import { openBlobStore } from '../lib/blobs/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { errorFields, log, setLogLevel } from '../lib/observability/logger.js';
 import { GracefulShutdown } from '../lib/gracefulShutdown.js';
+import { describeArchive, openConfiguredStreetArchive } from '../lib/streetArchive/index.js';
 import { createWorkers, tilePaintingOf } from './createWorker.js';
 import { envWithQueueArgs } from './queueArgs.js';
 import { installWorkerRuntimeWithMetrics } from './runtime.js';
@@ -23,6 +24,9 @@ async function main(): Promise<void> {
     throw new ConfigError('The worker entry point needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs the embedded service).');
   }
   setLogLevel(config.logLevel);
+  // Every worker checks it, not only the renderer's: one configuration, one answer at start.
+  const streets = await openConfiguredStreetArchive(config);
+  if (streets) log.info(describeArchive(config.basemapTiles!, streets));
   const shutdown = new GracefulShutdown({ graceMs: config.shutdownGraceMs, log: (line) => log.info(line) }).listen();
   const metricsAddress = await installWorkerRuntimeWithMetrics(config, shutdown);
   const db = await openDatabase(config);
@@ -44,6 +48,7 @@ async function main(): Promise<void> {
       paintTiles: tilePaintingOf(config),
       serviceProviderKeys: config.serviceProviderKeys,
       faults: slowActivities(config.testSlowActivityMs),
+      streets,
     },
   });
   const clientConnection = await Connection.connect({ address: config.temporalAddress });

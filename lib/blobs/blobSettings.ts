@@ -2,8 +2,9 @@
 // S3-compatible object storage named by BLOB_STORE=s3://bucket/prefix, with S3_ENDPOINT (a
 // server other than AWS's, addressed path-style), S3_REGION or AWS_REGION, and the standard
 // AWS credential variables (unset: the AWS SDK's own chain — instance roles, profiles, web
-// identity). BLOB_SERVE says how stored files reach clients. Returns problems as sentences
-// naming the variable, for ConfigError.
+// identity). BLOB_SERVE says how stored files reach clients. The same server, region and
+// credentials serve BASEMAP_TILES=s3://bucket/key (readS3Connection). Returns problems as
+// sentences naming the variable, for ConfigError.
 import path from 'node:path';
 
 export interface S3Credentials {
@@ -12,23 +13,27 @@ export interface S3Credentials {
   sessionToken?: string;
 }
 
+/** Which S3-compatible server a client talks to, in which region, with which credentials. */
+export interface S3Connection {
+  /** Unset: AWS itself. */
+  endpoint: string | undefined;
+  region: string;
+  /** Unset: the AWS SDK's default credential chain. */
+  credentials: S3Credentials | undefined;
+}
+
 export type BlobStoreSettings =
   | { kind: 'local'; dir: string }
-  | {
+  | (S3Connection & {
       kind: 's3';
       bucket: string;
       /** Prepended to every key: '' or ending in '/'. */
       root: string;
-      /** Unset: AWS itself. */
-      endpoint: string | undefined;
       /** The endpoint browsers reach, for signed URLs (default: endpoint). */
       publicEndpoint: string | undefined;
-      region: string;
-      /** Unset: the AWS SDK's default credential chain. */
-      credentials: S3Credentials | undefined;
       /** Scratch files and copies of blobs for parser threads. */
       scratchDir: string;
-    };
+    });
 
 /** stream: the service sends the bytes; redirect: a 302 to a short-lived signed URL of the object. */
 export type BlobServe = 'stream' | 'redirect';
@@ -67,7 +72,32 @@ export function parseS3Url(value: string): { bucket: string; root: string } | { 
   return { bucket, root: prefix === '' ? '' : `${prefix}/` };
 }
 
-export function readBlobSettings(env: BlobEnv, dataDir: string): { store: BlobStoreSettings; serve: BlobServe; problems: string[] } {
+/**
+ * The S3 server, region and credentials for `user`, the variable that names a bucket
+ * (BLOB_STORE, BASEMAP_TILES), with the problems of those settings.
+ */
+export function readS3Connection(env: BlobEnv, user: string): { connection: S3Connection; problems: string[] } {
+  const problems: string[] = [];
+  const region = env.S3_REGION ?? env.AWS_REGION ?? (env.S3_ENDPOINT ? DEFAULT_ENDPOINT_REGION : undefined);
+  if (region !== undefined && !/^[a-z0-9-]+$/.test(region)) problems.push(`${env.S3_REGION ? 'S3_REGION' : 'AWS_REGION'}: must be a region name such as eu-west-1`);
+  if (region === undefined) problems.push(`S3_REGION: ${user} on AWS S3 needs the bucket's region (S3_REGION or AWS_REGION, for example eu-west-1)`);
+  const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_SESSION_TOKEN: sessionToken } = env;
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    problems.push(`${accessKeyId === undefined ? 'AWS_ACCESS_KEY_ID' : 'AWS_SECRET_ACCESS_KEY'}: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are set together or not at all`);
+  }
+  if (sessionToken !== undefined && accessKeyId === undefined) problems.push('AWS_SESSION_TOKEN: needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY');
+  return {
+    connection: {
+      endpoint: env.S3_ENDPOINT,
+      region: region ?? DEFAULT_ENDPOINT_REGION,
+      credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) } : undefined,
+    },
+    problems,
+  };
+}
+
+/** `otherS3User`: another variable names a bucket (BASEMAP_TILES=s3://…), so the S3 settings are in use without BLOB_STORE. */
+export function readBlobSettings(env: BlobEnv, dataDir: string, otherS3User?: string): { store: BlobStoreSettings; serve: BlobServe; problems: string[] } {
   const problems: string[] = [];
   const serve = env.BLOB_SERVE ?? 'stream';
   const local: BlobStoreSettings = { kind: 'local', dir: path.join(dataDir, 'blobs') };
@@ -76,7 +106,7 @@ export function readBlobSettings(env: BlobEnv, dataDir: string): { store: BlobSt
       problems.push('BLOB_SERVE: redirect needs BLOB_STORE=s3://…: files in the local data directory have no URL of their own to redirect to (use stream)');
     }
     for (const name of ['S3_ENDPOINT', 'S3_PUBLIC_ENDPOINT', 'S3_REGION'] as const) {
-      if (env[name] !== undefined) problems.push(`${name}: is only used with BLOB_STORE=s3://…, which is not set`);
+      if (env[name] !== undefined && (name === 'S3_PUBLIC_ENDPOINT' || !otherS3User)) problems.push(`${name}: is only used with BLOB_STORE=s3://…, which is not set`);
     }
     return { store: local, serve, problems };
   }
@@ -85,23 +115,15 @@ export function readBlobSettings(env: BlobEnv, dataDir: string): { store: BlobSt
     problems.push(`BLOB_STORE: ${location.problem}`);
     return { store: local, serve, problems };
   }
-  const region = env.S3_REGION ?? env.AWS_REGION ?? (env.S3_ENDPOINT ? DEFAULT_ENDPOINT_REGION : undefined);
-  if (region !== undefined && !/^[a-z0-9-]+$/.test(region)) problems.push(`${env.S3_REGION ? 'S3_REGION' : 'AWS_REGION'}: must be a region name such as eu-west-1`);
-  if (region === undefined) problems.push('S3_REGION: BLOB_STORE on AWS S3 needs the bucket\'s region (S3_REGION or AWS_REGION, for example eu-west-1)');
+  const { connection, problems: connectionProblems } = readS3Connection(env, 'BLOB_STORE');
+  problems.push(...connectionProblems);
   if (env.S3_PUBLIC_ENDPOINT !== undefined && serve !== 'redirect') problems.push('S3_PUBLIC_ENDPOINT: is only used with BLOB_SERVE=redirect');
-  const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_SESSION_TOKEN: sessionToken } = env;
-  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
-    problems.push(`${accessKeyId === undefined ? 'AWS_ACCESS_KEY_ID' : 'AWS_SECRET_ACCESS_KEY'}: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are set together or not at all`);
-  }
-  if (sessionToken !== undefined && accessKeyId === undefined) problems.push('AWS_SESSION_TOKEN: needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY');
   return {
     store: {
       kind: 's3',
       ...location,
-      endpoint: env.S3_ENDPOINT,
+      ...connection,
       publicEndpoint: env.S3_PUBLIC_ENDPOINT,
-      region: region ?? DEFAULT_ENDPOINT_REGION,
-      credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) } : undefined,
       scratchDir: path.join(dataDir, 'blob-scratch'),
     },
     serve,

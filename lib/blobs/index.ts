@@ -2,15 +2,13 @@
 // S3-compatible bucket (BLOB_STORE=s3://…; lib/blobs/blobSettings.ts).
 import { S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../config.js';
-import type { BlobStoreSettings } from './blobSettings.js';
+import type { S3Connection } from './blobSettings.js';
 import type { BlobStore } from './blobStore.js';
 import { LocalBlobStore } from './localBlobStore.js';
 import { S3BlobStore } from './s3BlobStore.js';
 
-type S3Settings = Extract<BlobStoreSettings, { kind: 's3' }>;
-
-/** An S3 client for the settings; `endpoint` overrides theirs (the public one, for signing). */
-export function s3ClientOf(settings: S3Settings, endpoint = settings.endpoint): S3Client {
+/** An S3 client for the settings (the blob store's, BASEMAP_TILES'); `endpoint` overrides theirs (the public one, for signing). */
+export function s3ClientOf(settings: S3Connection, endpoint = settings.endpoint): S3Client {
   return new S3Client({
     region: settings.region,
     ...(endpoint ? { endpoint, forcePathStyle: true } : {}),

@@ -26,6 +26,7 @@ import { tilePainting, type TileSettings } from '../../lib/render/xyzBackground.
 import { createWorkers, type RunningWorker } from '../../workers/createWorker.js';
 import { installWorkerRuntime } from '../../workers/runtime.js';
 import { setLogLevel } from '../../lib/observability/logger.js';
+import { openConfiguredStreetArchive } from '../../lib/streetArchive/index.js';
 import { accountRepository } from '../../db/accounts.js';
 
 // The service's logger and Temporal Runtime (JSON lines through pino), quiet below errors; a
@@ -95,6 +96,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const address = options.temporalAddress ?? inject('temporalAddress');
   const db = openDb({ databaseUrl, pgliteDir: undefined, poolMax: 30 });
   if (!databaseUrl) await migrateToLatest(db); // PostgreSQL was migrated by the global setup
+  // As the entry points do: the street map archive of config.basemapTiles, opened and checked.
+  const streets = await openConfiguredStreetArchive(config);
   const blobDir = path.join(dataDir, 'blobs');
   const blobs = options.blobs ?? new LocalBlobStore(blobDir);
   let worker: RunningWorker | undefined;
@@ -116,6 +119,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
         faults: options.faults,
         paintTiles: tilePainting({ cache: new TileCache({ dir: config.tileCacheDir, maxBytes: config.tileCacheMaxBytes }), timeoutMs: config.tileTimeoutMs, ...options.tiles }),
         serviceProviderKeys: config.serviceProviderKeys,
+        streets,
       },
       workflowBundle: { codePath: inject('workflowBundlePath') },
     });
@@ -133,7 +137,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
 
   const internalErrors: unknown[] = [];
   const log: Logger = { error: (_message, error) => internalErrors.push(error) };
-  const server: Server = await listen(createApp({ config, db, blobs, jobs, largeReads: options.largeReads, ...(options.tiles ? { tiles: options.tiles } : {}) }, { log }), port, '127.0.0.1');
+  const server: Server = await listen(createApp({ config, db, blobs, jobs, streets, largeReads: options.largeReads, ...(options.tiles ? { tiles: options.tiles } : {}) }, { log }), port, '127.0.0.1');
   const url = `http://127.0.0.1:${port}`;
 
   const auth = (key: string | null): Record<string, string> => (key ? { authorization: `Token ${key}` } : {});
@@ -182,6 +186,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       await connection?.close();
       await jobs.close();
       await db.destroy();
+      await streets?.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -78,6 +78,8 @@ describe('npm start (embedded)', () => {
     try {
       await waitFor('the embedded service', async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null))?.status === 200, 90_000);
       expect(output).toMatch(/Web UI: http:\/\/127\.0\.0\.1:\d+/);
+      // No street map archive: one line says how to add streets.
+      expect(output.split('\n').filter((line) => line.includes('set BASEMAP_TILES to a PMTiles archive'))).toHaveLength(1);
 
       // The CLI hands its commands to the running service (PGlite belongs to that process).
       const cliEnv = { DATA_DIR: dataDir, DATABASE_URL: '' };

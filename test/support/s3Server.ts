@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { waitFor } from '../../lib/waitFor.js';
 import { freePort } from '../../lib/freePort.js';
-import { ensurePipPackage, TOOLS_DIR } from '../../scripts/pipTools.js';
+import { ensurePipPackage, TOOLS_DIR, withDirectoryLock } from '../../scripts/pipTools.js';
 
 /** moto's S3 service and the web server its `moto.server` needs (not the whole `[server]` extra: 290 MB). */
 export const MOTO_REQUIREMENTS = ['moto[s3]==5.2.5', 'flask==3.1.2', 'flask-cors==6.0.1'];
@@ -31,23 +31,7 @@ export interface S3TestServer {
 
 /** Installs moto once, also when two test files ask at the same time (pip into one folder twice breaks it). */
 function ensureMoto(): string {
-  const lock = path.join(TOOLS_DIR, 'moto-s3.lock');
-  fs.mkdirSync(TOOLS_DIR, { recursive: true });
-  const deadline = Date.now() + 10 * 60_000;
-  for (;;) {
-    try {
-      fs.mkdirSync(lock);
-      break;
-    } catch {
-      if (Date.now() > deadline) fs.rmSync(lock, { recursive: true, force: true }); // left by a killed run
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
-    }
-  }
-  try {
-    return ensurePipPackage('moto-s3', MOTO_REQUIREMENTS);
-  } finally {
-    fs.rmSync(lock, { recursive: true, force: true });
-  }
+  return withDirectoryLock(path.join(TOOLS_DIR, 'moto-s3.lock'), () => ensurePipPackage('moto-s3', MOTO_REQUIREMENTS));
 }
 
 export async function startS3Server(): Promise<S3TestServer> {
