@@ -11,6 +11,7 @@ import { makeRenderMapImage } from './renderMapImage.js';
 import { makeStoreMediaUpload } from './storeMediaUpload.js';
 import { makeSweepOrphanBlobs } from './sweepOrphanBlobs.js';
 import type { ParserPool } from './parserPool.js';
+import type { RenderPool } from './renderPool.js';
 
 export function createActivities(deps: ActivityDeps, parsers: ParserPool) {
   return {
@@ -35,12 +36,13 @@ export function createMediaActivities(deps: ActivityDeps) {
 
 export type MediaActivities = ReturnType<typeof createMediaActivities>;
 export { ParserPool } from './parserPool.js';
+export { RenderPool } from './renderPool.js';
 export type { ActivityDeps } from './deps.js';
 
 /** The activities of the `render` task queue: a map's static image and thumbnail. */
-export function createRenderActivities(deps: ActivityDeps) {
+export function createRenderActivities(deps: ActivityDeps, renderer: RenderPool) {
   return {
-    renderMapImage: makeRenderMapImage(deps),
+    renderMapImage: makeRenderMapImage(deps, renderer),
   };
 }
 

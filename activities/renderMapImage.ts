@@ -1,7 +1,10 @@
-// The renderer activity (`render` task queue): reads a map's features page by page into a scene,
-// draws the static image and the thumbnail over the map's basemap (lib/render), stores both in
-// the blob store and records them on the map, then deletes the files they replace.
-import { loadImage, type Image } from '@napi-rs/canvas';
+// The renderer activity (`render` task queue): reads a map's features page by page and hands
+// them to a render thread (renderPool.ts), which builds the scene and draws the static image and
+// the thumbnail over the map's basemap (lib/render); stores both in the blob store and records
+// them on the map, then deletes the files they replace. The event loop only moves bytes: the
+// database pages, the markers' files, a commercial basemap's tiles, the PNGs.
+import type { MessagePort } from 'node:worker_threads';
+import { createCanvas } from '@napi-rs/canvas';
 import { Context } from '@temporalio/activity';
 import { featureTextsPage } from '../db/mapFeatures.js';
 import { findMapRecord, replaceMapImageFiles } from '../db/maps.js';
@@ -12,8 +15,11 @@ import { basemapById, DEFAULT_BASEMAP, type Basemap } from '../lib/basemaps.js';
 import type { RenderMapImageInput, RenderMapImageResult } from '../lib/jobContracts.js';
 import type { MapImageFile, MapImageFiles } from '../lib/maps.js';
 import { missingProviderKeyError } from '../lib/providerKeys.js';
-import { renderMapImages, STATIC_IMAGE, THUMBNAIL, type BackgroundPainter } from '../lib/render/renderMap.js';
-import { Scene } from '../lib/render/scene.js';
+import { PALETTES } from '../lib/basemapPalettes.js';
+import type { WorldBounds } from '../lib/render/mercator.js';
+import { STATIC_IMAGE, THUMBNAIL, viewOf, type BackgroundPainter, type ImageSize } from '../lib/render/renderMap.js';
+import type { RenderPool } from './renderPool.js';
+import { nextMessage, type FromRenderThread, type ToRenderThread } from './renderThread.js';
 import type { ActivityDeps } from './deps.js';
 import { failingOnBadInput } from './failures.js';
 import { faultPoint } from './faultPoints.js';
@@ -24,28 +30,48 @@ const PAGE = 5_000;
 /** The marker size drawn (32 px) from the 64-px derivative: crisp, and small to read. */
 const MARKER_DERIVATIVE = 's64';
 
-async function sceneOf(deps: ActivityDeps, mapId: number): Promise<Scene> {
-  const scene = new Scene();
+/** Sends the map's feature texts page by page, reading the next page while the thread parses the last. */
+async function sendFeatures(deps: ActivityDeps, mapId: number, port: MessagePort): Promise<void> {
   let after = -1;
+  let page = await featureTextsPage(deps.db, mapId, after, PAGE);
   for (;;) {
-    const page = await featureTextsPage(deps.db, mapId, after, PAGE);
-    for (const row of page) scene.addFeatureText(row.text);
-    if (page.length < PAGE) return scene;
-    after = page[page.length - 1]!.ordinal;
+    const read = nextMessage<FromRenderThread>(port);
+    port.postMessage({ type: 'features', texts: page.map((row) => row.text) } satisfies ToRenderThread);
+    const last = page.length < PAGE;
+    if (!last) after = page[page.length - 1]!.ordinal;
+    const next = last ? null : featureTextsPage(deps.db, mapId, after, PAGE);
+    // At most two pages in memory at once: the one the thread reads and the next.
+    await read;
+    if (!next) break;
+    page = await next;
   }
+  port.postMessage({ type: 'end' } satisfies ToRenderThread);
 }
 
-/** The images of the custom markers the scene's points use; a marker that is gone is drawn as a pin. */
-async function markersOf(deps: ActivityDeps, scene: Scene): Promise<Map<string, Image>> {
-  const ids = [...new Set(scene.points.flatMap((point) => (point.markerId ? [point.markerId] : [])))];
-  const images = new Map<string, Image>();
-  if (ids.length === 0) return images;
+/** The files of the custom markers the scene's points use; a marker that is gone is drawn as a pin. */
+async function markersOf(deps: ActivityDeps, ids: string[]): Promise<[string, Uint8Array][]> {
+  const files: [string, Uint8Array][] = [];
+  if (ids.length === 0) return files;
   for (const marker of await findMarkers(deps.db, ids)) {
     const file = marker.derivatives.find((d) => d.name === MARKER_DERIVATIVE) ?? marker.derivatives[0];
     if (!file || !(await deps.blobs.exists(file.key))) continue;
-    images.set(marker.id, await loadImage(await deps.blobs.read(file.key)));
+    files.push([marker.id, await deps.blobs.read(file.key)]);
   }
-  return images;
+  return files;
+}
+
+/** A commercial basemap's tiles for each image, painted here (network and tile cache) and handed to the thread as pixels. */
+async function backgroundsOf(paintTiles: BackgroundPainter, bounds: WorldBounds | null) {
+  const palette = PALETTES.classic;
+  const paint = async (size: ImageSize): Promise<Uint8Array> => {
+    const canvas = createCanvas(size.width, size.height);
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = palette.land;
+    ctx.fillRect(0, 0, size.width, size.height);
+    await paintTiles(ctx, viewOf(bounds, size));
+    return new Uint8Array(canvas.data());
+  };
+  return { static: await paint(STATIC_IMAGE), thumbnail: await paint(THUMBNAIL) };
 }
 
 async function tilePainter(deps: ActivityDeps, basemap: Basemap, ownerId: number, owner: string): Promise<BackgroundPainter | undefined> {
@@ -62,7 +88,7 @@ async function store(deps: ActivityDeps, png: Buffer, size: { width: number; hei
   return { key: stored.key, size: stored.size, width: size.width, height: size.height };
 }
 
-export function makeRenderMapImage(deps: ActivityDeps) {
+export function makeRenderMapImage(deps: ActivityDeps, renderer: RenderPool) {
   return function renderMapImage(input: RenderMapImageInput): Promise<RenderMapImageResult> {
     return failingOnBadInput(async () => {
       // Heartbeats: a worker that dies mid-render is noticed within the heartbeat timeout (the
@@ -70,7 +96,7 @@ export function makeRenderMapImage(deps: ActivityDeps) {
       const context = Context.current();
       const beat = setInterval(() => context.heartbeat(), 2_000);
       try {
-        return await render(deps, input);
+        return await render(deps, renderer, input, context.cancellationSignal);
       } finally {
         clearInterval(beat);
       }
@@ -78,18 +104,28 @@ export function makeRenderMapImage(deps: ActivityDeps) {
   };
 }
 
-/** Draws the map and records its new files (the previous ones deleted). */
-async function render(deps: ActivityDeps, input: RenderMapImageInput): Promise<RenderMapImageResult> {
+/** Draws the map in a render thread and records its new files (the previous ones deleted). */
+async function render(deps: ActivityDeps, renderer: RenderPool, input: RenderMapImageInput, signal: AbortSignal): Promise<RenderMapImageResult> {
   const map = await findMapRecord(deps.db, input.mapId);
   if (!map) return { rendered: false, reason: 'map_gone' };
   const basemap = basemapById(map.basemap) ?? basemapById(DEFAULT_BASEMAP)!;
   const paintTiles = await tilePainter(deps, basemap, map.ownerId, map.owner);
-  const scene = await sceneOf(deps, map.id);
-  const markers = await markersOf(deps, scene);
-  const images = await renderMapImages({ scene, basemap, markers, ...(paintTiles ? { paintTiles } : {}) });
+  const images = await renderer.render(
+    basemap.id,
+    async (port) => {
+      const scene = nextMessage<FromRenderThread>(port);
+      await sendFeatures(deps, map.id, port);
+      const needs = await scene;
+      if (needs.type !== 'scene') throw new Error(`Unexpected message ${needs.type}`);
+      const markers = await markersOf(deps, needs.markerIds);
+      const backgrounds = paintTiles ? await backgroundsOf(paintTiles, needs.bounds) : null;
+      port.postMessage({ type: 'assets', markers, backgrounds } satisfies ToRenderThread);
+    },
+    signal,
+  );
   const files: MapImageFiles = {
-    static: await store(deps, images.static, STATIC_IMAGE),
-    thumbnail: await store(deps, images.thumbnail, THUMBNAIL),
+    static: await store(deps, Buffer.from(images.static), STATIC_IMAGE),
+    thumbnail: await store(deps, Buffer.from(images.thumbnail), THUMBNAIL),
     renderedAt: new Date().toISOString(),
   };
   // A worker stopped here leaves the two files to the hourly orphan sweep (activities/sweepOrphanBlobs.ts).

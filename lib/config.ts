@@ -37,6 +37,7 @@ const envSchema = z.object({
     .string()
     .refine((value) => durationMs(value) !== undefined, 'must be a duration such as 90s or 5m')
     .default('5m'),
+  RENDER_CONCURRENCY: positiveInt.default(1),
   TILE_CACHE_DIR: z.string().min(1).optional(),
   TILE_CACHE_MAX_MB: positiveInt.default(512),
   TILE_TIMEOUT: z
@@ -115,6 +116,8 @@ export interface Config extends LimitsConfig {
   workerQueues: WorkerQueue[];
   /** The least time between two renders of one map's static image asked for by map/refresh_image or a web save. */
   imageRefreshSpacingMs: number;
+  /** Static images a render worker draws at once, each in a thread of its own (RENDER_CONCURRENCY). */
+  renderConcurrency: number;
   /** Where fetched commercial basemap tiles are kept (default DATA_DIR/tile-cache), and how large it may grow. */
   tileCacheDir: string;
   tileCacheMaxBytes: number;
@@ -194,6 +197,7 @@ export function loadConfig(env: Env = process.env): Config {
     renderTaskQueue: e.TEMPORAL_RENDER_TASK_QUEUE,
     workerQueues: [...new Set(e.WORKER_QUEUES.split(','))] as WorkerQueue[],
     imageRefreshSpacingMs: durationMs(e.IMAGE_REFRESH_SPACING)!,
+    renderConcurrency: e.RENDER_CONCURRENCY,
     tileCacheDir: path.resolve(e.TILE_CACHE_DIR ?? path.join(e.DATA_DIR, 'tile-cache')),
     tileCacheMaxBytes: e.TILE_CACHE_MAX_MB * MB,
     tileTimeoutMs: durationMs(e.TILE_TIMEOUT)!,

@@ -73,6 +73,7 @@ async function main(): Promise<void> {
     taskQueue: config.taskQueue,
     mediaTaskQueue: config.mediaTaskQueue,
     renderTaskQueue: config.renderTaskQueue,
+    renderConcurrency: config.renderConcurrency,
     queues: ['maps', 'media', 'render'],
     shutdownGraceMs: config.shutdownGraceMs,
     deps: {

@@ -4,7 +4,7 @@
 // unused media; activities only), one for the `render` task queue (static map images).
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import { createActivities, createMediaActivities, createRenderActivities, ParserPool, type ActivityDeps } from '../activities/index.js';
+import { createActivities, createMediaActivities, createRenderActivities, ParserPool, RenderPool, type ActivityDeps } from '../activities/index.js';
 import type { Config, WorkerQueue } from '../lib/config.js';
 import { timedBlobStore } from '../lib/observability/timedBlobStore.js';
 import { TileCache } from '../lib/render/tileCache.js';
@@ -90,19 +90,27 @@ export async function createMediaWorker(options: MediaWorkerOptions): Promise<Ru
   return { run: () => worker.run(), shutdown: () => worker.shutdown() };
 }
 
-export async function createRenderWorker(options: MediaWorkerOptions): Promise<RunningWorker> {
+export interface RenderWorkerOptions extends MediaWorkerOptions {
+  /** Renders at once, each in its own thread (RENDER_CONCURRENCY; 1 without it). */
+  renderConcurrency?: number;
+}
+
+export async function createRenderWorker(options: RenderWorkerOptions): Promise<RunningWorker> {
+  const concurrency = options.renderConcurrency ?? 1;
+  const renderer = new RenderPool(concurrency);
   const worker = await Worker.create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    activities: createRenderActivities(options.deps),
+    activities: createRenderActivities(options.deps, renderer),
     interceptors,
-    // One at a time: images are not urgent, and a map of large features takes tens of MB to draw
-    // (a 14 MB MultiPolygon about 100 MB); more render workers scale it out.
-    maxConcurrentActivityTaskExecutions: 1,
+    // One at a time by default: images are not urgent, each render takes a thread (a core) while
+    // it draws, and a map of large features takes tens of MB to draw (a 14 MB MultiPolygon about
+    // 100 MB); more render workers scale it out.
+    maxConcurrentActivityTaskExecutions: concurrency,
     shutdownGraceTime: options.shutdownGraceMs ?? DEFAULT_GRACE_MS,
   });
-  return { run: () => worker.run(), shutdown: () => worker.shutdown() };
+  return { run: () => worker.run().finally(() => renderer.close()), shutdown: () => worker.shutdown() };
 }
 
 export interface WorkersOptions extends Omit<MapsWorkerOptions, 'taskQueue'> {
@@ -112,6 +120,8 @@ export interface WorkersOptions extends Omit<MapsWorkerOptions, 'taskQueue'> {
   renderTaskQueue: string;
   /** Which task queues this process polls. */
   queues: readonly WorkerQueue[];
+  /** Static images drawn at once (RENDER_CONCURRENCY). */
+  renderConcurrency?: number;
 }
 
 /** The workers of this process, one per task queue it polls, run and stopped together. */

@@ -39,6 +39,7 @@ async function main(): Promise<void> {
     taskQueue: config.taskQueue,
     mediaTaskQueue: config.mediaTaskQueue,
     renderTaskQueue: config.renderTaskQueue,
+    renderConcurrency: config.renderConcurrency,
     queues: config.workerQueues,
     shutdownGraceMs: config.shutdownGraceMs,
     deps: {

@@ -2,13 +2,15 @@
 // their colour), lines (their colour and width), then points as pins with their icon or as their
 // custom marker, southern ones in front; and the titles that fit, beside pins, at a line's middle
 // and inside a polygon.
-import type { Image, SKRSContext2D } from '@napi-rs/canvas';
+import { createCanvas, type Canvas, type Image, type SKRSContext2D } from '@napi-rs/canvas';
 import { drawHaloText, font } from './fonts.js';
 import type { Box, LabelSpace } from './labelSpace.js';
 import type { View } from './mercator.js';
+import { LineRaster } from './lineRaster.js';
 import { tracePath } from './paths.js';
 import { PIN_HEIGHT, PIN_WIDTH, pinFor, type Pin } from './pins.js';
 import type { Scene, ScenePath, ScenePoint } from './scene.js';
+import { simplifyPart } from './simplify.js';
 
 /** Custom markers (`marker_id`) are drawn with their longer side this long, at scale 1. */
 const MARKER_SIZE = 32;
@@ -17,11 +19,20 @@ const POLYGON_FILL_ALPHA = 0.25;
 const MAX_LABEL_TRIES = 3000;
 const LABEL_COLOR = '#222222';
 const LABEL_HALO = '#ffffff';
+/** Lines and outlines are simplified to this many pixels of the image. */
+const SIMPLIFY_PIXELS = 0.5;
+/** Lines whose strokes would cover the image more than this many times over are drawn one pixel wide. */
+const CROWDED_LINE_COVERAGE = 4;
+/** More points than this on an image are drawn as dots, without titles (the browser's map: 2,000 to a tile). */
+export const CROWDED_POINTS = 2000;
+const DOT_RADIUS = 3;
 
 export interface FeatureDrawing {
   view: View;
   scale: number;
   markers: ReadonlyMap<string, Image>;
+  /** The points on the image (pointsOnImage), when the caller has them already. */
+  points?: readonly ScenePoint[];
 }
 
 const px = (view: View, x: number) => (x - view.left) * view.worldSize;
@@ -31,12 +42,41 @@ function onImage(view: View, x: number, y: number, margin: number): boolean {
   return x >= -margin && y >= -margin && x <= view.width + margin && y <= view.height + margin;
 }
 
-function drawPaths(ctx: SKRSContext2D, view: View, paths: readonly ScenePath[], polygons: boolean, scale: number): void {
+/** A path as one image draws it: culled when off the image, its parts simplified to half a pixel. */
+interface PathOnImage {
+  path: ScenePath;
+  parts: Float64Array[];
+}
+
+/**
+ * The paths that reach the image, simplified to its pixel scale, and how many pixels their
+ * strokes would cover (length × width): what drawing them costs.
+ */
+function pathsOnImage(view: View, paths: readonly ScenePath[], scale: number): { paths: PathOnImage[]; coverage: number } {
+  const onImage: PathOnImage[] = [];
+  const tolerance = SIMPLIFY_PIXELS / view.worldSize;
+  let coverage = 0;
+  for (const path of paths) {
+    const margin = path.width * scale + 1;
+    const [minX, minY, maxX, maxY] = path.box;
+    if (px(view, maxX) < -margin || py(view, maxY) < -margin || px(view, minX) > view.width + margin || py(view, minY) > view.height + margin) continue;
+    const parts = path.parts.map((part) => simplifyPart(part, tolerance));
+    let length = 0;
+    for (const part of parts) {
+      for (let i = 2; i < part.length; i += 2) length += Math.hypot(part[i]! - part[i - 2]!, part[i + 1]! - part[i - 1]!);
+    }
+    coverage += length * view.worldSize * path.width * scale;
+    onImage.push({ path, parts });
+  }
+  return { paths: onImage, coverage };
+}
+
+function drawPaths(ctx: SKRSContext2D, view: View, paths: readonly PathOnImage[], polygons: boolean, scale: number): void {
   ctx.lineJoin = 'round';
   ctx.lineCap = 'round';
-  for (const path of paths) {
+  for (const { path, parts } of paths) {
     ctx.beginPath();
-    for (const part of path.parts) tracePath(ctx, view, part, 0, polygons);
+    for (const part of parts) tracePath(ctx, view, part, 0, polygons);
     if (polygons) {
       ctx.globalAlpha = POLYGON_FILL_ALPHA;
       ctx.fillStyle = path.color;
@@ -47,6 +87,54 @@ function drawPaths(ctx: SKRSContext2D, view: View, paths: readonly ScenePath[], 
     ctx.lineWidth = path.width * scale;
     ctx.stroke();
   }
+}
+
+/** Lines too many to stroke one by one: each one pixel wide in its colour, later ones on top (lineRaster.ts). */
+function drawCrowdedLines(ctx: SKRSContext2D, view: View, paths: readonly PathOnImage[]): void {
+  const raster = new LineRaster(view.width, view.height);
+  for (const { path, parts } of paths) {
+    const pixel = LineRaster.pixelOf(path.color);
+    for (const part of parts) {
+      for (let i = 2; i < part.length; i += 2) {
+        raster.segment(px(view, part[i - 2]!), py(view, part[i - 1]!), px(view, part[i]!), py(view, part[i + 1]!), pixel);
+      }
+    }
+  }
+  raster.drawOnto(ctx);
+}
+
+/** The scene's points that show on the image (with the margin of a pin), southern ones last. */
+export function pointsOnImage(scene: Scene, view: View, scale: number): ScenePoint[] {
+  const margin = PIN_HEIGHT * scale;
+  const visible = scene.points.filter((point) => onImage(view, px(view, point.x), py(view, point.y), margin));
+  return visible.sort((a, b) => a.y - b.y);
+}
+
+/** Whether an image shows so many points that they are drawn as dots, without titles. */
+export const crowdedPoints = (points: readonly ScenePoint[]): boolean => points.length > CROWDED_POINTS;
+
+const dots = new Map<string, Canvas>();
+
+/** A dot in a colour (a crowded image's point), made once per colour and scale. */
+function dotFor(color: string, scale: number): Canvas {
+  const key = `${color}|${scale}`;
+  let dot = dots.get(key);
+  if (!dot) {
+    const radius = DOT_RADIUS * scale;
+    const size = Math.ceil(2 * radius + 2);
+    dot = createCanvas(size, size);
+    const ctx = dot.getContext('2d');
+    ctx.beginPath();
+    ctx.arc(size / 2, size / 2, radius, 0, 2 * Math.PI);
+    ctx.fillStyle = color;
+    ctx.fill();
+    ctx.lineWidth = Math.max(0.75, scale);
+    ctx.strokeStyle = '#ffffff';
+    ctx.stroke();
+    if (dots.size >= 1000) dots.clear();
+    dots.set(key, dot);
+  }
+  return dot;
 }
 
 /** The pins the scene's points need, made (or found) before drawing starts: one per icon and colour. */
@@ -75,14 +163,26 @@ function drawMarker(ctx: SKRSContext2D, marker: Image, x: number, y: number, sca
   ctx.drawImage(marker, x - width / 2, y - height, width, height);
 }
 
-/** Polygons, lines and points, in that order. */
+/**
+ * Polygons, lines and points, in that order. What the image draws costs what it shows: paths off
+ * the image are skipped and the rest simplified to half a pixel; lines that would cover the
+ * image several times over are drawn one pixel wide (drawCrowdedLines); more than
+ * CROWDED_POINTS points on the image are drawn as dots (the browser's map does the same).
+ */
 export async function drawFeatures(ctx: SKRSContext2D, scene: Scene, drawing: FeatureDrawing): Promise<void> {
   const { view, scale } = drawing;
-  drawPaths(ctx, view, scene.polygons, true, scale);
-  drawPaths(ctx, view, scene.lines, false, scale);
-  const margin = PIN_HEIGHT * scale;
-  const visible = scene.points.filter((point) => onImage(view, px(view, point.x), py(view, point.y), margin));
-  visible.sort((a, b) => a.y - b.y);
+  drawPaths(ctx, view, pathsOnImage(view, scene.polygons, scale).paths, true, scale);
+  const lines = pathsOnImage(view, scene.lines, scale);
+  if (lines.coverage > CROWDED_LINE_COVERAGE * view.width * view.height) drawCrowdedLines(ctx, view, lines.paths);
+  else drawPaths(ctx, view, lines.paths, false, scale);
+  const visible = drawing.points ?? pointsOnImage(scene, view, scale);
+  if (crowdedPoints(visible)) {
+    for (const point of visible) {
+      const dot = dotFor(point.color, scale);
+      ctx.drawImage(dot, Math.round(px(view, point.x) - dot.width / 2), Math.round(py(view, point.y) - dot.height / 2));
+    }
+    return;
+  }
   const pins = await pinsOf(visible, drawing);
   for (const point of visible) {
     const x = px(view, point.x);
@@ -124,7 +224,7 @@ function centreOf(part: Float64Array): [number, number] {
  * their way: pins' titles to the right of the pin, lines' at their middle point, polygons' at
  * their centre; a title that would overlap one already placed is left out.
  */
-export function placeFeatureLabels(ctx: SKRSContext2D, scene: Scene, view: View, space: LabelSpace, scale: number): PlacedLabel[] {
+export function placeFeatureLabels(ctx: SKRSContext2D, scene: Scene, view: View, space: LabelSpace, scale: number, pointTitles = true): PlacedLabel[] {
   ctx.font = font(12 * scale, true);
   const placed: PlacedLabel[] = [];
   const height = 16 * scale;
@@ -140,7 +240,7 @@ export function placeFeatureLabels(ctx: SKRSContext2D, scene: Scene, view: View,
     const box: Box = { x: align === 'left' ? x : x - width / 2, y: y - height / 2, width, height };
     if (space.take(box)) placed.push({ text, x: align === 'left' ? x + 2 * scale : x, y, align });
   };
-  for (const point of scene.points) {
+  for (const point of pointTitles ? scene.points : []) {
     if (tries >= MAX_LABEL_TRIES) break;
     if (!point.title) continue;
     const x = px(view, point.x);

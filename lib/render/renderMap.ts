@@ -6,10 +6,10 @@ import { PALETTES } from '../basemapPalettes.js';
 import type { Basemap } from '../basemaps.js';
 import { sharp } from '../media/sharp.js';
 import { drawBuiltinBasemap, drawBuiltinLabels } from './builtinBasemap.js';
-import { drawFeatureLabels, drawFeatures, placeFeatureLabels } from './drawFeatures.js';
+import { crowdedPoints, drawFeatureLabels, drawFeatures, placeFeatureLabels, pointsOnImage } from './drawFeatures.js';
 import { font, registerFonts } from './fonts.js';
 import { LabelSpace } from './labelSpace.js';
-import { frameView, type View } from './mercator.js';
+import { frameView, type View, type WorldBounds } from './mercator.js';
 import type { Scene } from './scene.js';
 import { drawTextLabels, placeTextLabels } from './textLabels.js';
 
@@ -55,10 +55,14 @@ function drawAttribution(ctx: SKRSContext2D, text: string, size: ImageSize, colo
   ctx.fillText(text, size.width - pad, size.height - height / 2);
 }
 
+/** How an image of that size frames content of these bounds (the world when null). */
+export const viewOf = (bounds: WorldBounds | null, size: ImageSize): View =>
+  frameView(bounds, { width: size.width, height: size.height, padding: PADDING * size.scale, maxZoom: MAX_ZOOM });
+
 /** One image of the map, as PNG bytes. */
 export async function renderMapImage(request: RenderRequest, size: ImageSize): Promise<Buffer> {
   registerFonts();
-  const view = frameView(request.scene.bounds, { width: size.width, height: size.height, padding: PADDING * size.scale, maxZoom: MAX_ZOOM });
+  const view = viewOf(request.scene.bounds, size);
   const canvas = createCanvas(size.width, size.height);
   const ctx = canvas.getContext('2d');
   const drawing = request.basemap.drawing;
@@ -74,9 +78,11 @@ export async function renderMapImage(request: RenderRequest, size: ImageSize): P
   const space = new LabelSpace(size.width, size.height);
   // Text labels are items: drawn in the thumbnail too, and placed first, so titles keep clear of them.
   const texts = placeTextLabels(ctx, request.scene, view, space, size.scale);
-  const labels = size.labels ? placeFeatureLabels(ctx, request.scene, view, space, size.scale) : [];
+  const points = pointsOnImage(request.scene, view, size.scale);
+  // Points crowded into dots have no titles (the browser's dots have none either).
+  const labels = size.labels ? placeFeatureLabels(ctx, request.scene, view, space, size.scale, !crowdedPoints(points)) : [];
   if (size.labels && drawing.type === 'builtin') drawBuiltinLabels(ctx, view, palette, space, size.scale);
-  await drawFeatures(ctx, request.scene, { view, scale: size.scale, markers: request.markers });
+  await drawFeatures(ctx, request.scene, { view, scale: size.scale, markers: request.markers, points });
   drawFeatureLabels(ctx, labels, size.scale);
   drawTextLabels(ctx, texts, size.scale);
   drawAttribution(ctx, request.basemap.attribution, size, palette.attribution, palette.attributionBox);

@@ -31,6 +31,8 @@ export interface ScenePath {
   color: string;
   width: number;
   title?: string;
+  /** The bounds of all its parts in world units (a path off the image is not drawn). */
+  box: WorldBounds;
 }
 
 type Position = number[];
@@ -38,6 +40,17 @@ type Properties = Record<string, unknown> | null | undefined;
 
 const isPosition = (value: unknown): value is Position =>
   Array.isArray(value) && value.length >= 2 && Number.isFinite(value[0]) && Number.isFinite(value[1]);
+
+function growBox(box: WorldBounds, part: Float64Array): void {
+  for (let i = 0; i < part.length; i += 2) {
+    const x = part[i]!;
+    const y = part[i + 1]!;
+    if (x < box[0]) box[0] = x;
+    if (y < box[1]) box[1] = y;
+    if (x > box[2]) box[2] = x;
+    if (y > box[3]) box[3] = y;
+  }
+}
 
 export class Scene {
   readonly points: ScenePoint[] = [];
@@ -94,12 +107,13 @@ export class Scene {
       }
       // A new path for each line, and for each polygon (its rings are the parts of one path).
       if (path === null || !polygons || (type === 'MultiPolygon' && startsPolygon)) {
-        path = { parts: [], color: featureColor(properties), width: strokeWidth(properties, polygons) };
+        path = { parts: [], color: featureColor(properties), width: strokeWidth(properties, polygons), box: [Infinity, Infinity, -Infinity, -Infinity] };
         const title = featureTitle(properties);
         if (title) path.title = title;
         (polygons ? this.polygons : this.lines).push(path);
       }
       path.parts.push(part);
+      growBox(path.box, part);
     });
   }
 
@@ -174,7 +188,8 @@ export class Scene {
       if (count >= 4) parts.push(count === part.length ? part : part.slice(0, count));
     }
     if (parts.length === 0) return;
-    const path: ScenePath = { parts, color: featureColor(properties), width: strokeWidth(properties, polygon) };
+    const path: ScenePath = { parts, color: featureColor(properties), width: strokeWidth(properties, polygon), box: [Infinity, Infinity, -Infinity, -Infinity] };
+    for (const part of parts) growBox(path.box, part);
     const title = featureTitle(properties);
     if (title) path.title = title;
     into.push(path);

@@ -1,0 +1,115 @@
+// Runs in a render thread (see renderPool.ts): builds a map's scene from the feature texts the
+// activity sends page by page, says which markers and backgrounds it needs, then draws the
+// static image and the thumbnail (lib/render) and hands back their PNG bytes. The drawing, the
+// JSON.parse of every feature and Skia's rasterising all happen here, off the event loop of the
+// process that answers requests. Only structured-cloneable values cross the thread boundary.
+import fs from 'node:fs';
+import os from 'node:os';
+import type { MessagePort } from 'node:worker_threads';
+import { ImageData, loadImage, type Image } from '@napi-rs/canvas';
+import { basemapById, DEFAULT_BASEMAP } from '../lib/basemaps.js';
+import type { WorldBounds } from '../lib/render/mercator.js';
+import { renderMapImage, STATIC_IMAGE, THUMBNAIL, type BackgroundPainter, type ImageSize } from '../lib/render/renderMap.js';
+import { Scene } from '../lib/render/scene.js';
+
+export interface RenderTask {
+  /** The activity's end of a channel: feature pages come in, the scene's needs go out. */
+  port: MessagePort;
+  basemapId: string;
+}
+
+/** Activity → thread. */
+export type ToRenderThread =
+  | { type: 'features'; texts: string[] }
+  | { type: 'end' }
+  | { type: 'assets'; markers: [string, Uint8Array][]; backgrounds: { static: Uint8Array; thumbnail: Uint8Array } | null };
+
+/** Thread → activity. */
+export type FromRenderThread = { type: 'page-read' } | { type: 'scene'; markerIds: string[]; bounds: WorldBounds | null; features: number };
+
+export interface RenderThreadResult {
+  static: Uint8Array;
+  thumbnail: Uint8Array;
+}
+
+/** The sizes drawn, in the order of RenderThreadResult. */
+export const IMAGE_SIZES = { static: STATIC_IMAGE, thumbnail: THUMBNAIL } as const;
+
+/** How nice this thread is made (Linux): the scheduler gives the process's other threads, which answer requests, the CPU first. */
+const NICENESS = 10;
+let niced = false;
+
+/**
+ * Lowers this thread's scheduling priority. On Linux, setpriority(PRIO_PROCESS) with a thread id
+ * changes that thread alone; /proc/thread-self names the calling thread's id. Elsewhere a no-op.
+ */
+function lowerPriority(): void {
+  if (niced) return;
+  niced = true;
+  try {
+    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0 && tid !== process.pid) os.setPriority(tid, Math.max(os.getPriority(tid), NICENESS));
+  } catch {
+    // not Linux, or not allowed: the thread still keeps the event loop free
+  }
+}
+
+/** The other side of the channel closed it: it failed (its own error is the one to report) or gave up. */
+export class AbandonedError extends Error {
+  constructor() {
+    super('The render was abandoned by the other side');
+  }
+}
+
+/** The next message on the port; rejects when the other side closes it first (it failed or gave up). */
+export function nextMessage<T>(port: MessagePort): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onMessage = (message: T) => {
+      port.off('close', onClose);
+      resolve(message);
+    };
+    const onClose = () => {
+      port.off('message', onMessage);
+      reject(new AbandonedError());
+    };
+    port.once('message', onMessage);
+    port.once('close', onClose);
+  });
+}
+
+const painterOf = (bytes: Uint8Array, size: ImageSize): BackgroundPainter => async (ctx) => {
+  ctx.putImageData(new ImageData(new Uint8ClampedArray(bytes.buffer, bytes.byteOffset, bytes.byteLength), size.width, size.height), 0, 0);
+};
+
+export async function renderInThread(task: RenderTask): Promise<RenderThreadResult> {
+  lowerPriority();
+  const { port } = task;
+  try {
+    const scene = new Scene();
+    let features = 0;
+    for (;;) {
+      const message = await nextMessage<ToRenderThread>(port);
+      if (message.type === 'end') break;
+      if (message.type !== 'features') throw new Error(`Unexpected message ${message.type}`);
+      for (const text of message.texts) scene.addFeatureText(text);
+      features += message.texts.length;
+      port.postMessage({ type: 'page-read' } satisfies FromRenderThread);
+    }
+    const markerIds = [...new Set(scene.points.flatMap((point) => (point.markerId ? [point.markerId] : [])))];
+    port.postMessage({ type: 'scene', markerIds, bounds: scene.bounds, features } satisfies FromRenderThread);
+    const assets = await nextMessage<ToRenderThread>(port);
+    if (assets.type !== 'assets') throw new Error(`Unexpected message ${assets.type}`);
+    const markers = new Map<string, Image>();
+    for (const [id, bytes] of assets.markers) markers.set(id, await loadImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
+    const basemap = basemapById(task.basemapId) ?? basemapById(DEFAULT_BASEMAP)!;
+    const draw = (name: keyof typeof IMAGE_SIZES) => {
+      const size = IMAGE_SIZES[name];
+      const background = assets.backgrounds?.[name];
+      return renderMapImage({ scene, basemap, markers, ...(background ? { paintTiles: painterOf(background, size) } : {}) }, size);
+    };
+    const images = { static: await draw('static'), thumbnail: await draw('thumbnail') };
+    return images;
+  } finally {
+    port.close();
+  }
+}
