@@ -19,7 +19,7 @@ import { PALETTES } from '../lib/basemapPalettes.js';
 import type { WorldBounds } from '../lib/render/mercator.js';
 import { STATIC_IMAGE, THUMBNAIL, viewOf, type BackgroundPainter, type ImageSize } from '../lib/render/renderMap.js';
 import type { RenderPool } from './renderPool.js';
-import { nextMessage, type FromRenderThread, type ToRenderThread } from './renderThread.js';
+import { Inbox, type FromRenderThread, type ToRenderThread } from './renderThread.js';
 import type { ActivityDeps } from './deps.js';
 import { failingOnBadInput } from './failures.js';
 import { faultPoint } from './faultPoints.js';
@@ -31,17 +31,16 @@ const PAGE = 5_000;
 const MARKER_DERIVATIVE = 's64';
 
 /** Sends the map's feature texts page by page, reading the next page while the thread parses the last. */
-async function sendFeatures(deps: ActivityDeps, mapId: number, port: MessagePort): Promise<void> {
+async function sendFeatures(deps: ActivityDeps, mapId: number, port: MessagePort, inbox: Inbox<FromRenderThread>): Promise<void> {
   let after = -1;
   let page = await featureTextsPage(deps.db, mapId, after, PAGE);
   for (;;) {
-    const read = nextMessage<FromRenderThread>(port);
     port.postMessage({ type: 'features', texts: page.map((row) => row.text) } satisfies ToRenderThread);
     const last = page.length < PAGE;
     if (!last) after = page[page.length - 1]!.ordinal;
     const next = last ? null : featureTextsPage(deps.db, mapId, after, PAGE);
     // At most two pages in memory at once: the one the thread reads and the next.
-    await read;
+    await inbox.next(); // page-read
     if (!next) break;
     page = await next;
   }
@@ -113,9 +112,9 @@ async function render(deps: ActivityDeps, renderer: RenderPool, input: RenderMap
   const images = await renderer.render(
     basemap.id,
     async (port) => {
-      const scene = nextMessage<FromRenderThread>(port);
-      await sendFeatures(deps, map.id, port);
-      const needs = await scene;
+      const inbox = new Inbox<FromRenderThread>(port);
+      await sendFeatures(deps, map.id, port, inbox);
+      const needs = await inbox.next();
       if (needs.type !== 'scene') throw new Error(`Unexpected message ${needs.type}`);
       const markers = await markersOf(deps, needs.markerIds);
       const backgrounds = paintTiles ? await backgroundsOf(paintTiles, needs.bounds) : null;

@@ -31,6 +31,11 @@ export class RenderPool {
     return this.pool;
   }
 
+  /** Starts the thread now (it loads the renderer's modules), not on the first render. */
+  warm(): void {
+    void this.piscina;
+  }
+
   /** Runs one render: `feed` talks to the thread through its end of the channel while the thread draws. */
   async render(basemapId: string, feed: (port: MessagePort) => Promise<void>, signal?: AbortSignal): Promise<RenderThreadResult> {
     const { port1, port2 } = new MessageChannel();

@@ -61,20 +61,29 @@ export class AbandonedError extends Error {
   }
 }
 
-/** The next message on the port; rejects when the other side closes it first (it failed or gave up). */
-export function nextMessage<T>(port: MessagePort): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onMessage = (message: T) => {
-      port.off('close', onClose);
-      resolve(message);
-    };
-    const onClose = () => {
-      port.off('message', onMessage);
-      reject(new AbandonedError());
-    };
-    port.once('message', onMessage);
-    port.once('close', onClose);
-  });
+/** The messages of one end of the channel, in order, one at a time; the other side closing it ends every wait. */
+export class Inbox<T> {
+  private readonly queue: T[] = [];
+  private readonly waiting: { resolve(message: T): void; reject(error: Error): void }[] = [];
+  private closed = false;
+
+  constructor(port: MessagePort) {
+    port.on('message', (message: T) => {
+      const waiter = this.waiting.shift();
+      if (waiter) waiter.resolve(message);
+      else this.queue.push(message);
+    });
+    port.on('close', () => {
+      this.closed = true;
+      this.waiting.splice(0).forEach((waiter) => waiter.reject(new AbandonedError()));
+    });
+  }
+
+  next(): Promise<T> {
+    if (this.queue.length > 0) return Promise.resolve(this.queue.shift()!);
+    if (this.closed) return Promise.reject(new AbandonedError());
+    return new Promise<T>((resolve, reject) => this.waiting.push({ resolve, reject }));
+  }
 }
 
 const painterOf = (bytes: Uint8Array, size: ImageSize): BackgroundPainter => async (ctx) => {
@@ -84,11 +93,12 @@ const painterOf = (bytes: Uint8Array, size: ImageSize): BackgroundPainter => asy
 export async function renderInThread(task: RenderTask): Promise<RenderThreadResult> {
   lowerPriority();
   const { port } = task;
+  const inbox = new Inbox<ToRenderThread>(port);
   try {
     const scene = new Scene();
     let features = 0;
     for (;;) {
-      const message = await nextMessage<ToRenderThread>(port);
+      const message = await inbox.next();
       if (message.type === 'end') break;
       if (message.type !== 'features') throw new Error(`Unexpected message ${message.type}`);
       for (const text of message.texts) scene.addFeatureText(text);
@@ -97,7 +107,7 @@ export async function renderInThread(task: RenderTask): Promise<RenderThreadResu
     }
     const markerIds = [...new Set(scene.points.flatMap((point) => (point.markerId ? [point.markerId] : [])))];
     port.postMessage({ type: 'scene', markerIds, bounds: scene.bounds, features } satisfies FromRenderThread);
-    const assets = await nextMessage<ToRenderThread>(port);
+    const assets = await inbox.next();
     if (assets.type !== 'assets') throw new Error(`Unexpected message ${assets.type}`);
     const markers = new Map<string, Image>();
     for (const [id, bytes] of assets.markers) markers.set(id, await loadImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)));

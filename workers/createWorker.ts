@@ -110,6 +110,7 @@ export async function createRenderWorker(options: RenderWorkerOptions): Promise<
     maxConcurrentActivityTaskExecutions: concurrency,
     shutdownGraceTime: options.shutdownGraceMs ?? DEFAULT_GRACE_MS,
   });
+  renderer.warm();
   return { run: () => worker.run().finally(() => renderer.close()), shutdown: () => worker.shutdown() };
 }
 
