@@ -1,5 +1,6 @@
 // Every activity, built over injected dependencies. Activity names are a persisted contract:
 // the keys of this object are what workflows call.
+import type { Client } from '@temporalio/client';
 import { makeAppendToMap } from './appendToMap.js';
 import { makeCreateMap } from './createMap.js';
 import { makeDeleteBlobs } from './deleteBlobs.js';
@@ -8,17 +9,20 @@ import type { ActivityDeps } from './deps.js';
 import { makeParseFile } from './parseFile.js';
 import { makePruneMapVersions } from './pruneMapVersions.js';
 import { makeRenderMapImage } from './renderMapImage.js';
+import { makeStartMapImage } from './startMapImage.js';
 import { makeStoreMediaUpload } from './storeMediaUpload.js';
 import { makeSweepOrphanBlobs } from './sweepOrphanBlobs.js';
 import type { ParserPool } from './parserPool.js';
 import type { RenderPool } from './renderPool.js';
 
-export function createActivities(deps: ActivityDeps, parsers: ParserPool) {
+/** `temporal`: the worker's client, for the activities that start workflows (startMapImage). */
+export function createActivities(deps: ActivityDeps, parsers: ParserPool, temporal: Client) {
   return {
     parseFile: makeParseFile(deps, parsers),
     createMap: makeCreateMap(deps),
     appendToMap: makeAppendToMap(deps),
     deleteBlobs: makeDeleteBlobs(deps),
+    startMapImage: makeStartMapImage(temporal),
     sweepOrphanBlobs: makeSweepOrphanBlobs(deps),
   };
 }

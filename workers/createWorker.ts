@@ -3,6 +3,7 @@
 // prebuilt bundle), one for the `media` task queue (image and marker processing, the cleanup of
 // unused media; activities only), one for the `render` task queue (static map images).
 import { fileURLToPath } from 'node:url';
+import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, createMediaActivities, createRenderActivities, ParserPool, RenderPool, type ActivityDeps } from '../activities/index.js';
 import type { Config, WorkerQueue } from '../lib/config.js';
@@ -44,7 +45,7 @@ export async function createMapsWorker(options: MapsWorkerOptions): Promise<Runn
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    activities: createActivities(options.deps, parsers),
+    activities: createActivities(options.deps, parsers, new Client({ connection: options.connection, namespace: options.namespace })),
     ...(options.workflowBundle
       ? { workflowBundle: options.workflowBundle, interceptors }
       : { workflowsPath: WORKFLOWS_PATH, interceptors: { ...interceptors, workflowModules: WORKFLOW_INTERCEPTOR_MODULES } }),

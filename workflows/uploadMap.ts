@@ -1,9 +1,12 @@
 // map/upload: parse the file, then create the map, both within the processing limit (the write
 // enforces the deadline itself, see processingLimit.ts). The request's blobs are removed however
-// it ends. The new map's first image is rendered by its map-image workflow, started here and left
-// running: the upload answers without waiting for it.
+// it ends. The new map's first image is rendered by its map-image workflow, started by the
+// startMapImage local activity in the same workflow task as the write (issue 24): the upload
+// answers once the map exists, waiting neither for the image nor for a child's start event.
+// Histories from before (patch IMAGE_STARTED_BY_ACTIVITY absent) started it as a child workflow
+// and waited for its start; they replay that way.
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { CancellationScope, ParentClosePolicy, startChild } from '@temporalio/workflow';
+import { CancellationScope, ParentClosePolicy, patched, startChild } from '@temporalio/workflow';
 import { mapImageWorkflowId } from '../lib/jobContracts.js';
 import type { ParseFileResult, UploadMapInput, UploadMapResult } from '../lib/jobContracts.js';
 import { toWorkflowFailure } from './activityFailures.js';
@@ -30,7 +33,10 @@ export async function uploadMap(input: UploadMapInput): Promise<UploadMapResult>
       settings: input.settings,
       deadline,
     });
-    if (input.image) await startFirstImage(map.id, input.image);
+    if (input.image) {
+      if (patched(IMAGE_STARTED_BY_ACTIVITY)) await startImageByActivity(map.id, input.image);
+      else await startFirstImage(map.id, input.image);
+    }
     return { map, import: { features: parsed?.features ?? 0, skipped: parsed?.skipped ?? [] } };
   } catch (error) {
     throw toWorkflowFailure(error, limitMs);
@@ -40,6 +46,19 @@ export async function uploadMap(input: UploadMapInput): Promise<UploadMapResult>
   }
 }
 
+/** The patch id of the image started by a local activity instead of a child workflow. */
+export const IMAGE_STARTED_BY_ACTIVITY = 'image-started-by-activity';
+
+async function startImageByActivity(mapId: number, image: NonNullable<UploadMapInput['image']>): Promise<void> {
+  try {
+    await writing.startMapImage({ mapId, renderTaskQueue: image.renderTaskQueue, spacingMs: image.spacingMs });
+  } catch {
+    // The map exists and the upload stands: it keeps its placeholder image until the next
+    // refresh or save asks for one (the job server was unreachable through every retry).
+  }
+}
+
+/** Before IMAGE_STARTED_BY_ACTIVITY: a child workflow, its start waited for. */
 async function startFirstImage(mapId: number, image: NonNullable<UploadMapInput['image']>): Promise<void> {
   try {
     await startChild(mapImage, {
