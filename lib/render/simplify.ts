@@ -8,7 +8,8 @@
  * (same units), the first and the last always kept; `coords` itself when nothing can go.
  */
 export function simplifyPart(coords: Float64Array, tolerance: number): Float64Array {
-  return douglasPeucker(withoutNearPoints(coords, tolerance), tolerance);
+  // Each pass may move the line by its tolerance: half each keeps the whole within `tolerance`.
+  return douglasPeucker(withoutNearPoints(coords, tolerance / 2), tolerance / 2);
 }
 
 /** A first cheap pass: vertices within `tolerance` of the last kept one dropped (the last vertex always kept). */
