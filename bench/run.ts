@@ -1,10 +1,11 @@
 // `npm run bench`: every benchmark, each running its reference beside our code in the same run.
 // Results are printed and written to bench/out/results.json. `npm run bench -- imports` (or
-// `latency`, `images`, `render`, `editor`, `versions`, `xlsx`, `blobs`, `limits`, `load`, `accounts`, `places`, `basemap`) runs one of them.
+// `latency`, `big`, `images`, `render`, `editor`, `versions`, `xlsx`, `blobs`, `limits`, `load`, `accounts`, `places`, `basemap`) runs one of them.
 import fs from 'node:fs';
 import { benchAccountPages } from './accountPages.js';
 import { benchApiLatency } from './apiLatency.js';
 import { benchBasemapServing } from './basemap.js';
+import { benchBigUpload } from './bigUpload.js';
 import { benchBlobStores } from './blobStores.js';
 import { benchEditor } from './editor.js';
 import { benchImageUpload } from './imageUpload.js';
@@ -23,6 +24,15 @@ if (!only || only === 'latency') {
   console.log('API latency (embedded service, PostgreSQL): uploads, map/get against psql, appends …');
   results.apiLatency = await benchApiLatency();
   console.log(JSON.stringify(results.apiLatency, null, 2));
+}
+if (!only || only === 'big') {
+  console.log('The largest map the limits allow (14.5 MB KML, 37,807 features) uploaded with its static image while 20 clients send requests …');
+  const big = await benchBigUpload();
+  results.bigUpload = big;
+  for (const result of big) {
+    console.log(`${result.database}: the 20 clients alone ${JSON.stringify(result.clients_alone)}; client errors ${result.errors}`);
+    console.table(result.runs);
+  }
 }
 if (!only || only === 'imports') {
   console.log('Imports of 15 MB files against ogr2ogr (median of 3 runs each) …');
