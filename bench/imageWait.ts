@@ -7,8 +7,9 @@ export async function waitForImage(service: BenchService, mapUrl: string, timeou
   const started = performance.now();
   const address = `${service.base}${new URL(mapUrl).pathname}/static.png`;
   for (;;) {
-    const response = await fetch(address, { method: 'HEAD', headers: { authorization: `Token ${service.key}` } });
-    if (response.status === 200 && !response.headers.get('etag')?.startsWith('"placeholder-')) return performance.now() - started;
+    // A service whose event loop was held up may have dropped the idle connection: ask again.
+    const response = await fetch(address, { method: 'HEAD', headers: { authorization: `Token ${service.key}` } }).catch(() => null);
+    if (response?.status === 200 && !response.headers.get('etag')?.startsWith('"placeholder-')) return performance.now() - started;
     if (performance.now() - started > timeoutMs) throw new Error(`no static image for ${mapUrl} after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
