@@ -26,7 +26,11 @@ import { faultPoint } from './faultPoints.js';
 
 /** Where map images live in the blob store. */
 const MAP_IMAGES_PREFIX = STORED_FILE_PREFIXES.mapImage;
-const PAGE = 5_000;
+/**
+ * Rows per read. On the embedded PGlite the database runs on the event loop, so a page's read
+ * holds it up: 1,000 rows of the bench's map take tens of milliseconds, 5,000 took a few hundred.
+ */
+const PAGE = 1_000;
 /** The marker size drawn (32 px) from the 64-px derivative: crisp, and small to read. */
 const MARKER_DERIVATIVE = 's64';
 
