@@ -18,6 +18,12 @@ export async function uploadMap(input: UploadMapInput): Promise<UploadMapResult>
   const limitMs = input.processingTimeoutMs;
   const deadline = deadlineOf(limitMs);
   let parsed: ParseFileResult | null = null;
+  let blobsDeleted = false;
+  const deleteRequestBlobs = async () => {
+    blobsDeleted = true;
+    const keys = [input.blobKey, parsed?.parsedKey].filter((key): key is string => !!key);
+    if (keys.length > 0) await CancellationScope.nonCancellable(() => writing.deleteBlobs({ keys }));
+  };
   try {
     if (input.fileType !== 'empty' && input.blobKey) {
       const blobKey = input.blobKey;
@@ -34,15 +40,15 @@ export async function uploadMap(input: UploadMapInput): Promise<UploadMapResult>
       deadline,
     });
     if (input.image) {
-      if (patched(IMAGE_STARTED_BY_ACTIVITY)) await startImageByActivity(map.id, input.image);
+      // Both local activities at once: the start of the image's workflow and the request's clean-up.
+      if (patched(IMAGE_STARTED_BY_ACTIVITY)) await Promise.all([startImageByActivity(map.id, input.image), deleteRequestBlobs()]);
       else await startFirstImage(map.id, input.image);
     }
     return { map, import: { features: parsed?.features ?? 0, skipped: parsed?.skipped ?? [] } };
   } catch (error) {
     throw toWorkflowFailure(error, limitMs);
   } finally {
-    const keys = [input.blobKey, parsed?.parsedKey].filter((key): key is string => !!key);
-    if (keys.length > 0) await CancellationScope.nonCancellable(() => writing.deleteBlobs({ keys }));
+    if (!blobsDeleted) await deleteRequestBlobs();
   }
 }
 
