@@ -18,6 +18,12 @@ describe('loadConfig', () => {
     });
   });
 
+  it('draws one static image at a time unless RENDER_CONCURRENCY says more, and refuses 0', () => {
+    expect(loadConfig({}).renderConcurrency).toBe(1);
+    expect(loadConfig({ RENDER_CONCURRENCY: '2' }).renderConcurrency).toBe(2);
+    expect(() => loadConfig({ RENDER_CONCURRENCY: '0' })).toThrow(ConfigError);
+  });
+
   it('derives PUBLIC_URL from PORT and strips a trailing slash from a given one', () => {
     expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
     expect(loadConfig({ PUBLIC_URL: 'https://maps.example.com/' }).publicUrl).toBe('https://maps.example.com');
