@@ -27,8 +27,8 @@ import { faultPoint } from './faultPoints.js';
 /** Where map images live in the blob store. */
 const MAP_IMAGES_PREFIX = STORED_FILE_PREFIXES.mapImage;
 /**
- * Rows per read. On the embedded PGlite the database runs on the event loop, so a page's read
- * holds it up: 1,000 rows of the bench's map take tens of milliseconds, 5,000 took a few hundred.
+ * Rows per read. On the embedded PGlite the database runs on the event loop, so each read holds
+ * it up for as long as it takes: smaller pages, shorter holds (5,000 rows before issue 24).
  */
 const PAGE = 1_000;
 /** The marker size drawn (32 px) from the 64-px derivative: crisp, and small to read. */
@@ -43,6 +43,7 @@ async function sendFeatures(deps: ActivityDeps, mapId: number, port: MessagePort
     const last = page.length < PAGE;
     if (!last) after = page[page.length - 1]!.ordinal;
     const next = last ? null : featureTextsPage(deps.db, mapId, after, PAGE);
+    next?.catch(() => undefined); // awaited below, where a failure is thrown; not an unhandled rejection meanwhile
     // At most two pages in memory at once: the one the thread reads and the next.
     await inbox.next(); // page-read
     if (!next) break;
