@@ -36,6 +36,18 @@ const KINDS: Record<string, ListedItem['kind']> = {
 
 const UNTITLED: Record<ListedItem['kind'], string> = { point: 'Untitled point', line: 'Untitled line', area: 'Untitled area', text: 'Untitled text', item: 'Untitled item' };
 
+/**
+ * A stored group id (map_features.group_id holds it as JSON text: `5`, `"g1"`) as the tree keys
+ * groups: String(id) of the head's id, so `"g1"` → `g1` and `5` → `5`.
+ */
+function groupKey(stored: string): string {
+  try {
+    return String(JSON.parse(stored));
+  } catch {
+    return stored; // not JSON: kept as it is
+  }
+}
+
 /** The tree of the head's groups with the listed features and every group's count. */
 export function itemTree(
   headText: string,
@@ -56,7 +68,7 @@ export function itemTree(
   // Counts go up the tree: a group holds its own items and its subgroups'.
   for (const { groupId, count } of groupCounts) {
     root.count += count;
-    let id = groupId === null ? undefined : groupId;
+    let id = groupId === null ? undefined : groupKey(groupId);
     for (let guard = 0; id !== undefined && guard < 1000; guard++) {
       const group = byId.get(id);
       if (!group) break;
