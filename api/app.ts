@@ -120,7 +120,7 @@ export function createApp(given: Omit<ApiDeps, 'largeReads'> & Partial<Pick<ApiD
     ctx.body = openApi ??= buildOpenApiDocument(deps.config.publicUrl);
   });
   // Before the map routes: /basemaps/… is never an owner's map.
-  mountBasemapFiles(router, deps.config.publicUrl);
+  mountBasemapFiles(router, deps.config.publicUrl, deps.streets);
   mountWeb(router, deps);
   mountMediaFiles(router, deps.db, deps.blobs);
   mountMapImages(router, deps.db, deps.blobs);

@@ -18,6 +18,7 @@ import type { Context } from 'koa';
 import { BASEMAP_FONTS_VERSION, basemapFontCss, basemapFontFile, FONT_CSS_NAME } from '../lib/basemapFonts.js';
 import { basemapStyle } from '../lib/basemapStyles.js';
 import { BASEMAP_TILES_VERSION, basemapTile, isBasemapTile } from '../lib/basemapTiles/index.js';
+import type { StreetArchive } from '../lib/streetArchive/index.js';
 import { answerFile, matches, notFound } from './fileAnswer.js';
 
 const FOR_A_DAY = 'public, max-age=86400';
@@ -36,14 +37,15 @@ function answerBuffer(ctx: Context, etag: string, cacheControl: string, contentT
   answerFile(ctx, { etag, cacheControl, perCaller: false, contentType, size: bytes.length, open: () => bytes });
 }
 
-/** Each built-in style as JSON text with its ETag, made at its first request. */
-function serveStyle(publicUrl: string) {
+/** Each built-in style as JSON text with its ETag, made at its first request (with the street map archive's layers when there is one). */
+function serveStyle(publicUrl: string, streets?: StreetArchive) {
+  const streetSource = streets ? { tiles: streets.tileUrlTemplate(publicUrl.replace(/\/+$/, '')), maxZoom: streets.info.maxZoom, bounds: streets.info.bounds } : undefined;
   const made = new Map<string, { json: Buffer; etag: string }>();
   return (ctx: Context) => {
     const id = ctx.params.id ?? '';
     let style = made.get(id);
     if (!style) {
-      const spec = basemapStyle(id, publicUrl);
+      const spec = basemapStyle(id, publicUrl, streetSource);
       if (!spec) return missing(ctx);
       const json = Buffer.from(JSON.stringify(spec));
       style = { json, etag: `"style-${createHash('sha256').update(json).digest('base64url').slice(0, 16)}"` };
@@ -84,10 +86,11 @@ function serveFontCss(ctx: Context): void {
   answerBuffer(ctx, FONTS_ETAG, FOR_A_DAY, 'text/css; charset=utf-8', Buffer.from(basemapFontCss()));
 }
 
-export function mountBasemapFiles(router: Router, publicUrl: string): void {
+/** `streets`: the street map archive (BASEMAP_TILES), opened at start; undefined without one. */
+export function mountBasemapFiles(router: Router, publicUrl: string, streets?: StreetArchive): void {
   router.get(`/basemaps/fonts/${FONT_CSS_NAME}`, serveFontCss);
   router.get('/basemaps/fonts/:file', serveFontFile);
   router.get('/basemaps/tiles/:z/:x/:y.pbf', serveTile);
-  router.get('/basemaps/:id/style.json', serveStyle(publicUrl));
+  router.get('/basemaps/:id/style.json', serveStyle(publicUrl, streets));
   router.get('/basemaps/{*rest}', missing);
 }
