@@ -50,6 +50,8 @@ export function mapPageAnswer(deps: MapBasemapDeps) {
         tree: await mapItemTree(db, map.id),
         link: mapUrl(config.publicUrl, map),
         unlisted: map.visibility === 'unlisted',
+        visibility: map.visibility,
+        ...(viewer?.id === map.ownerId && (map.visibility === 'private' || map.visibility === 'select') ? { openUp: { action: `/maps/${map.id}/visibility`, csrf: csrfToken(ctx) } } : {}),
         embedCode: iframeCode(config.publicUrl, map, { panel: false }),
         embedCodeWithPanel: iframeCode(config.publicUrl, map, { panel: true }),
         ...(mayEdit ? { edit: { saveUrl: `/maps/${map.id}/save`, importUrl: `/maps/${map.id}/import`, imagesUrl: `/maps/${map.id}/images`, markersUrl: `/maps/${map.id}/markers`, versionsUrl: `/maps/${map.id}/versions`, csrf: csrfToken(ctx) } } : {}),

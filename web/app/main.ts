@@ -2,6 +2,7 @@
 // item list's eye toggles and filter, popups. The page works without it (its static image and
 // list are server-rendered); this replaces the image by the map once the data is in.
 import { createMapView, type MapFeature } from './mapAdapter.js';
+import { startCopyButtons } from './copyButtons.js';
 import { startEditor } from './editor.js';
 import type { MapGroup } from './groups.js';
 import { PlaceSearch } from './placeSearch.js';
@@ -121,4 +122,5 @@ async function start(): Promise<void> {
   }
 }
 
+startCopyButtons();
 void start();

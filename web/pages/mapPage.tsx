@@ -4,6 +4,7 @@
 import type { Fallback } from '../../lib/browserBasemap.js';
 import type { ItemGroup, ItemTree, ListedItem } from '../../lib/mapItems.js';
 import { PROVIDER_KIND_LABELS } from '../../lib/providerKeys.js';
+import { CsrfField } from './layout.js';
 import { MapSettingsPanel, type MapSettingsProps } from './mapSettingsPanel.js';
 
 export interface MapPageProps {
@@ -22,6 +23,10 @@ export interface MapPageProps {
   link: string;
   /** The map is unlisted: Share says that its link is all it takes. */
   unlisted?: boolean;
+  /** Who may open the map: Share and the page say when nobody else can (private, select). */
+  visibility?: 'public' | 'unlisted' | 'private' | 'select';
+  /** For the owner of a private map: where Share's "Make it unlisted / public" posts, with the form token. */
+  openUp?: { action: string; csrf: string };
   embedCode: string;
   embedCodeWithPanel: string;
   /** For the map's owner and editors: where the editor saves and imports files, and this browser's form token. */
@@ -154,27 +159,72 @@ function Downloads({ path }: { path: string }) {
   );
 }
 
-/** Share: the map's link and the code that embeds it (default 768×576, with or without the side panel). */
-function Share(props: { link: string; embedCode: string; embedCodeWithPanel: string; unlisted?: boolean | undefined }) {
+/** Who can open a map that not everyone can: said on the page and in Share. */
+const CLOSED_NOTE: Partial<Record<NonNullable<MapPageProps['visibility']>, string>> = {
+  private: 'This map is private: only its owner and editors can open it. Anyone else who follows its link or embed code is told there is no such map.',
+  select: 'This map is shared with chosen people only: they open it after logging in. Anyone else who follows its link or embed code is told there is no such map.',
+};
+
+/**
+ * A copy button for a field of Share (web/app/copyButtons.ts makes it work; without script it
+ * stays hidden), named by its text and the field's label: "Copy Link", then "Copied Link".
+ */
+function CopyButton({ field }: { field: string }) {
   return (
-    <details class="share">
+    <button type="button" class="secondary copy" id={`${field}-copy`} data-copy={field} aria-labelledby={`${field}-copy ${field}-label`} hidden>
+      Copy
+    </button>
+  );
+}
+
+/** Share: the map's link and the code that embeds it (default 768×576, with or without the side panel). */
+function Share(props: Pick<MapPageProps, 'link' | 'embedCode' | 'embedCodeWithPanel' | 'unlisted' | 'visibility' | 'openUp'>) {
+  const closed = props.visibility ? CLOSED_NOTE[props.visibility] : undefined;
+  return (
+    <details class="share" id="share">
       <summary>Share</summary>
       {props.unlisted ? <p class="hint">Only people who have this link or an embed code can open this map.</p> : null}
+      {closed ? (
+        <p class="notice" id="share-closed">
+          {closed}
+        </p>
+      ) : null}
+      {props.openUp ? (
+        <form method="post" action={props.openUp.action} class="share-open-up">
+          <CsrfField token={props.openUp.csrf} />
+          <p class="hint" id="share-open-up-hint">
+            To share it, make it unlisted (anyone with the link can open it; it is not listed anywhere) or public (listed in Explore).
+          </p>
+          <p class="share-open-up-buttons">
+            <button type="submit" name="visibility" value="unlisted" class="secondary" aria-describedby="share-open-up-hint">
+              Make it unlisted
+            </button>{' '}
+            <button type="submit" name="visibility" value="public" class="secondary" aria-describedby="share-open-up-hint">
+              Make it public
+            </button>
+          </p>
+        </form>
+      ) : null}
       <p class="field">
-        <label for="share-link">Link</label>
-        <input id="share-link" type="text" readonly value={props.link} />
+        <label for="share-link" id="share-link-label">Link</label>
+        <span class="copy-row">
+          <input id="share-link" type="text" readonly value={props.link} {...(closed ? { 'aria-describedby': 'share-closed' } : {})} />
+          <CopyButton field="share-link" />
+        </span>
       </p>
       <p class="field">
-        <label for="share-embed">Embed code (768×576)</label>
-        <textarea id="share-embed" readonly rows={4}>
+        <label for="share-embed" id="share-embed-label">Embed code (768×576)</label>
+        <textarea id="share-embed" readonly rows={4} {...(closed ? { 'aria-describedby': 'share-closed' } : {})}>
           {props.embedCode}
         </textarea>
+        <CopyButton field="share-embed" />
       </p>
       <p class="field">
-        <label for="share-embed-panel">Embed code with the side panel</label>
-        <textarea id="share-embed-panel" readonly rows={4}>
+        <label for="share-embed-panel" id="share-embed-panel-label">Embed code with the side panel</label>
+        <textarea id="share-embed-panel" readonly rows={4} {...(closed ? { 'aria-describedby': 'share-closed' } : {})}>
           {props.embedCodeWithPanel}
         </textarea>
+        <CopyButton field="share-embed-panel" />
       </p>
     </details>
   );
@@ -215,6 +265,11 @@ export function MapPage(props: MapPageProps) {
       <aside class="side-panel" aria-label="About this map">
         <h1>{props.title}</h1>
         <p class="meta">
+          {props.visibility === 'private' || props.visibility === 'select' ? (
+            <>
+              <span class="badge warn">{props.visibility === 'private' ? 'Private' : 'Shared with chosen people'}</span>{' '}
+            </>
+          ) : null}
           by {props.owner}
           {props.settingsHref && !props.settings ? (
             <>
@@ -227,7 +282,7 @@ export function MapPage(props: MapPageProps) {
         {props.basemapNotice ? <BasemapNotice fallback={props.basemapNotice} /> : null}
         {props.descriptionHtml ? <div class="description" dangerouslySetInnerHTML={{ __html: props.descriptionHtml }} /> : null}
         <ItemList tree={props.tree} />
-        <Share link={props.link} embedCode={props.embedCode} embedCodeWithPanel={props.embedCodeWithPanel} unlisted={props.unlisted} />
+        <Share link={props.link} embedCode={props.embedCode} embedCodeWithPanel={props.embedCodeWithPanel} unlisted={props.unlisted} visibility={props.visibility} openUp={props.openUp} />
         <Downloads path={props.path} />
       </aside>
       <figure
