@@ -44,7 +44,6 @@ export function mapPageAnswer(deps: MapBasemapDeps) {
         owner: map.owner,
         descriptionHtml,
         path: mapPath(map),
-        styleUrl: basemap.styleUrl,
         // Only the owner is told why the map is not on its basemap (and can do something about it).
         ...(basemap.fallback && viewer?.id === map.ownerId ? { basemapNotice: basemap.fallback } : {}),
         tree: await mapItemTree(db, map.id),
@@ -52,10 +51,14 @@ export function mapPageAnswer(deps: MapBasemapDeps) {
         unlisted: map.visibility === 'unlisted',
         embedCode: iframeCode(config.publicUrl, map, { panel: false }),
         embedCodeWithPanel: iframeCode(config.publicUrl, map, { panel: true }),
-        ...(mayEdit ? { edit: { saveUrl: `/maps/${map.id}/save`, importUrl: `/maps/${map.id}/import`, imagesUrl: `/maps/${map.id}/images`, markersUrl: `/maps/${map.id}/markers`, versionsUrl: `/maps/${map.id}/versions`, csrf: csrfToken(ctx) } } : {}),
         ...(mayEdit ? { settingsHref: `${mapPath(map)}?settings=1#map-settings` } : {}),
         ...(extra.settings ? { settings: extra.settings } : {}),
       }),
+      mapConfig: {
+        geojson: `${mapPath(map)}/map.geojson`,
+        style: basemap.styleUrl,
+        ...(mayEdit ? { edit: { saveUrl: `/maps/${map.id}/save`, importUrl: `/maps/${map.id}/import`, imagesUrl: `/maps/${map.id}/images`, markersUrl: `/maps/${map.id}/markers`, versionsUrl: `/maps/${map.id}/versions`, csrf: csrfToken(ctx) } } : {}),
+      },
       alternate: visibleToAnyone(map) ? `${config.publicUrl}/oembed?url=${encodeURIComponent(mapUrl(config.publicUrl, map))}` : undefined,
     });
   };

@@ -7,6 +7,8 @@
 export const ALLOWED_TAGS = [
   'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'em', 'del', 'code', 'pre', 'blockquote',
   'ul', 'ol', 'li', 'a', 'img', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
+  // Not written by marked, but common in the HTML of imported KML descriptions (popups keep them).
+  'b', 'i', 'u', 's', 'sub', 'sup',
 ];
 
 /** `start` of an ordered list, `align` of a table cell, and what links and images need. */

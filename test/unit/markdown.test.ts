@@ -2,19 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { descriptionRenderer, renderDescription } from '../../lib/markdown/index.js';
 import { plainTextHtml } from '../../lib/markdown/plainText.js';
 import { markdownHtml } from '../../lib/markdown/render.js';
-
-/** The descriptions of most work for a parser that the API accepts (100,000 characters). */
-export const WORST_DESCRIPTIONS: Record<string, string> = {
-  'underscores (_a × 50,000)': '_a'.repeat(50_000),
-  'stars (*a × 50,000)': '*a'.repeat(50_000),
-  'strong runs (**a × 33,333)': '**a'.repeat(33_333),
-  'blockquotes (> × 100,000)': '>'.repeat(100_000),
-  'nested list markers (* 1.  × 20,000)': '* 1. '.repeat(20_000),
-  'blockquoted lists (> - × 25,000)': '> - '.repeat(25_000),
-  'deep list indentation (3,000 lines)': Array.from({ length: 3_000 }, (_, i) => `${' '.repeat(i * 2)}- a`).join('\n').slice(0, 100_000),
-  'link runs ([a](http://x) × 7,000)': '[a](http://x)'.repeat(7_000),
-  'open brackets ([ × 100,000)': '['.repeat(100_000),
-};
+import { WORST_DESCRIPTIONS } from '../support/worstDescriptions.js';
 
 describe('markdownHtml', () => {
   it('renders Markdown: emphasis, lists, links opening in a new tab without the opener, marked nofollow and ugc', () => {
