@@ -122,11 +122,12 @@ export async function changeMapSettings(db: Db, userId: number, mapId: number, c
     const images = ids.length === 0 ? [] : await findLinkableImages(db, { mapId }, ids);
     content = completedContent(changes.geojson, new Map(images.map((image) => [image.id, featureImage(image)])));
   }
-  // Rendered once here, in the renderer's thread within its budget, and kept for the map's page.
-  const descriptionHtml = changes.description === undefined ? undefined : (await renderDescription(changes.description)).html;
+  // A new description is rendered once here, in the renderer's thread within its budget, and kept for the map's page.
+  const description = changes.description === map.description ? undefined : changes.description;
+  const descriptionHtml = description === undefined ? undefined : (await renderDescription(description)).html;
   const updated = await updateMap(db, mapId, {
     title: changes.title,
-    description: changes.description,
+    description,
     descriptionHtml,
     basemap: changes.basemap,
     visibility: changes.visibility,

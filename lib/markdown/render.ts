@@ -63,12 +63,20 @@ function checkSubset(html: string): string {
   return html;
 }
 
-/** The Markdown as HTML of the policy's subset ('' for blank text). Seconds of CPU at worst: call it in the renderer's thread (./index.ts). */
+/**
+ * The Markdown through marked over bounded input (./bounds.ts), with marked's own renderer (raw
+ * HTML passed through: the caller sanitises, as the browser's popups do with DOMPurify) or the
+ * subset's. No Node module is needed: the browser's popups use it too.
+ */
+export function boundedMarkdown(source: string, subset = false): string {
+  const options: MarkedOptions = { ...marked.getDefaults(), gfm: true, breaks: true, async: false };
+  if (subset) options.renderer = new SubsetRenderer(options);
+  const tokens = new BoundedLexer(options).lex(boundNesting(source));
+  return new Parser(options).parse(tokens);
+}
+
+/** The Markdown as HTML of the policy's subset ('' for blank text). Up to a few hundred ms of CPU: call it in the renderer's thread (./index.ts). */
 export function markdownHtml(source: string): string {
   if (!source.trim()) return '';
-  const options: MarkedOptions = { ...marked.getDefaults(), gfm: true, breaks: true, async: false };
-  const renderer = new SubsetRenderer(options);
-  options.renderer = renderer;
-  const tokens = new BoundedLexer(options).lex(boundNesting(source));
-  return checkSubset(new Parser(options).parse(tokens));
+  return checkSubset(boundedMarkdown(source, true));
 }
