@@ -10,8 +10,9 @@ import { plainTextHtml } from './plainText.js';
 import type { RenderAnswer, RenderTask } from './thread.js';
 
 /**
- * Every description the API accepts rendered in 0.3 s or less on a busy 2-core machine once
- * bounded (./bounds.ts; bench/README.md): ten times that is a fault, not a description.
+ * Every description the API accepts rendered in 0.4 s or less on a busy 2-core machine once
+ * bounded (./bounds.ts; bench/README.md, `npm run bench -- description`): several times that
+ * is a fault or a starved machine, not a description.
  */
 export const RENDER_BUDGET_MS = 3_000;
 
