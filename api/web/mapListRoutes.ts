@@ -68,6 +68,7 @@ export function mountMapListRoutes(router: Router, deps: { db: Db; blobs: BlobSt
       shortNameBase: shortNameBase(undefined, title),
       title,
       description: '',
+      descriptionHtml: '',
       basemap: DEFAULT_BASEMAP,
       visibility: 'private',
       content: emptyMapContent(),

@@ -55,7 +55,7 @@ const upload = async (key: string, title: string, visibility: string) => {
   return { id: answer.id as number, path: new URL(answer.url as string).pathname };
 };
 
-const styleOf = (html: string): string | undefined => /data-map-style="([^"]+)"/.exec(html)?.[1];
+const styleOf = (html: string): string | undefined => /"style":"([^"]+)"/.exec(html)?.[1];
 
 describe('old short names', () => {
   it('redirect the page, its files and oEmbed to the renamed map, keeping the query', async () => {

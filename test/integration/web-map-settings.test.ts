@@ -108,7 +108,7 @@ describe('map settings on the map page', () => {
     const after = await me.browser.request(`${link}?settings=saved`);
     expect(after.html).toContain('<p class="notice" role="status">Settings saved.</p>');
     expect(after.html).toContain('<h1>Mountain lakes</h1>');
-    expect(after.html).toContain('data-map-style="/basemaps/dark/style.json"');
+    expect(after.html).toContain('"style":"/basemaps/dark/style.json"');
     const old = await me.browser.request(map.path);
     expect([old.status, old.headers.get('location')]).toEqual([302, link]);
   });
@@ -151,7 +151,7 @@ describe('map settings on the map page', () => {
     expect(ids((await service.call('map/list', editor.key, {})).editor)).toContain(map.id);
     expect((await service.call('map/get', outsider.key, { map_id: map.id })).error_code).toBe('map_not_found');
     expect((await viewer.browser.request(map.path)).status).toBe(200);
-    expect((await editor.browser.request(map.path)).html).toContain('data-save-url=');
+    expect((await editor.browser.request(map.path)).html).toContain('"saveUrl":');
     // The form shows them again, and the owner turns collaboration off: the editor stays named but edits no more.
     const form = settingsOf((await me.browser.request(`${map.path}?settings=1`)).html);
     expect(form).toContain(`name="viewer_users" type="text" value="${viewer.username}"`);
@@ -184,8 +184,10 @@ describe('map settings on the map page', () => {
     expect(preview.status).toBe(200);
     const section = settingsOf(preview.html);
     const shown = /aria-label="Description preview">([\s\S]*?)<\/div><\/div>/.exec(section)?.[1];
-    expect(shown).toContain('<a href="https://example.org" target="_blank" rel="noopener noreferrer nofollow">link</a> and <strong>bold</strong>.');
-    expect(shown).not.toMatch(/<script|alert\(|onerror/);
+    expect(shown).toContain('<a target="_blank" rel="nofollow ugc noopener noreferrer" href="https://example.org">link</a> and <strong>bold</strong>.');
+    // Raw HTML is shown as text (lib/markdown/render.ts).
+    expect(shown).not.toMatch(/<script|<img/);
+    expect(shown).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     // What was typed stays in the form, as text.
     expect(section).toContain('**bold**.&lt;script>alert(1)&lt;/script>');
     expect(section).toContain('value="Changed but not saved"');

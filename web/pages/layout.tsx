@@ -1,6 +1,8 @@
 // The frame of every server-rendered page: header with the account links, the page's content,
 // the stylesheet. Rendered by preact-render-to-string (text is escaped by default).
 import type { ComponentChildren } from 'preact';
+import type { MapPageConfig } from '../../lib/mapPageConfig.js';
+import { MapConfigScript } from './mapConfigScript.js';
 
 export interface Viewer {
   username: string;
@@ -15,10 +17,12 @@ export interface LayoutProps {
   scripts?: string[];
   /** The oEmbed discovery link of a map page. */
   oembed?: string | undefined;
+  /** A map page's front-end configuration, in the head (lib/mapPageConfig.ts). */
+  mapConfig?: MapPageConfig | undefined;
   children: ComponentChildren;
 }
 
-export function Layout({ title, viewer, csrf, styles = [], scripts = [], oembed, children }: LayoutProps) {
+export function Layout({ title, viewer, csrf, styles = [], scripts = [], oembed, mapConfig, children }: LayoutProps) {
   return (
     <html lang="en">
       <head>
@@ -31,6 +35,7 @@ export function Layout({ title, viewer, csrf, styles = [], scripts = [], oembed,
           <link key={href} rel="stylesheet" href={href} />
         ))}
         {oembed ? <link rel="alternate" type="application/json+oembed" href={oembed} title={title} /> : null}
+        {mapConfig ? <MapConfigScript config={mapConfig} /> : null}
         {scripts.map((src) => (
           <script key={src} type="module" src={src} />
         ))}

@@ -14,8 +14,6 @@ export interface MapPageProps {
   descriptionHtml: string;
   /** The map's address (path). */
   path: string;
-  /** The basemap's MapLibre style. */
-  styleUrl: string;
   /** Why the map shows on classic instead of its commercial basemap: told to its owner only. */
   basemapNotice?: Fallback;
   tree: ItemTree;
@@ -29,8 +27,6 @@ export interface MapPageProps {
   openUp?: { action: string; csrf: string };
   embedCode: string;
   embedCodeWithPanel: string;
-  /** For the map's owner and editors: where the editor saves and imports files, and this browser's form token. */
-  edit?: { saveUrl: string; importUrl: string; imagesUrl: string; markersUrl: string; versionsUrl: string; csrf: string };
   /** For the map's owner and editors: the address that opens the Map settings section. */
   settingsHref?: string;
   /** The Map settings section, when open (web/pages/mapSettingsPanel.tsx). */
@@ -285,12 +281,8 @@ export function MapPage(props: MapPageProps) {
         <Share link={props.link} embedCode={props.embedCode} embedCodeWithPanel={props.embedCodeWithPanel} unlisted={props.unlisted} visibility={props.visibility} openUp={props.openUp} />
         <Downloads path={props.path} />
       </aside>
-      <figure
-        class="map-view"
-        data-map-geojson={`${props.path}/map.geojson`}
-        data-map-style={props.styleUrl}
-        {...(props.edit ? { 'data-save-url': props.edit.saveUrl, 'data-import-url': props.edit.importUrl, 'data-images-url': props.edit.imagesUrl, 'data-markers-url': props.edit.markersUrl, 'data-versions-url': props.edit.versionsUrl, 'data-csrf': props.edit.csrf } : {})}
-      >
+      {/* Found by its place in the page; what it shows and who edits it is in the head's config (lib/mapPageConfig.ts). */}
+      <figure class="map-view">
         <img src={`${props.path}/static.png`} width={1200} height={630} alt={`Map: ${props.title}`} />
       </figure>
     </div>
