@@ -74,6 +74,11 @@ describe('the map page in Chromium', () => {
     expect(await popup.locator('script').count()).toBe(0);
     expect(await popup.locator('iframe').getAttribute('src')).toBe('https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ');
     await page.screenshot({ path: `${SHOTS}/map-popup.png` });
+    // Escape closes it (focus is in it once it opens) and gives the keyboard back to the map.
+    await popup.locator('h3').click();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => popup.count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('maplibregl-canvas'))).toBe(true);
 
     expect(problems).toEqual([]);
     expect(offsite.filter((url) => !url.includes('youtube-nocookie.com'))).toEqual([]);
