@@ -79,7 +79,7 @@ describe('map settings on the map page', () => {
       expect(open).toContain(`<img src="/assets/basemap-previews/${id}.png"`);
     }
     // A commercial basemap names the key it needs and where to add it.
-    expect(open).toContain('Needs your vector/raster map platform key: <a href="/settings#provider-keys">add it in Settings</a>');
+    expect(open).toContain('Needs your Mapbox key: <a href="/settings#provider-keys">add it in Settings</a>');
     const visitor = await new Browser(service.url).request(`${map.path}?settings=1`);
     expect(visitor.status).toBe(200);
     expect(settingsOf(visitor.html)).toBe('');
@@ -245,7 +245,7 @@ describe('map settings on the map page', () => {
     expect(form).toContain('name="title"');
     expect(form).not.toMatch(/name="(short_name|visibility|editor_users|viewer_users|sharing)"/);
     expect(form).toContain(`are for its owner, ${me.username}, to change`);
-    expect(form).toContain("Needs the owner's vector/raster map platform key.");
+    expect(form).toContain("Needs the owner's Mapbox key.");
     const saved = await editor.browser.submit(`${path}?settings=1`, `/maps/${map.id}/settings`, { title: 'Lakes we share', description: 'By two.', basemap: 'light' });
     expect(saved.headers.get('location')).toBe(`${path}?settings=saved#map-settings`);
     expect(await service.call('map/get', me.key, { map_id: map.id })).toMatchObject({ title: 'Lakes we share', description: 'By two.', basemap: 'light', visibility: 'select', short_name: 'shared-lakes' });
@@ -312,7 +312,7 @@ describe('map settings on the map page', () => {
     await me.browser.submit('/settings', '/settings/provider-keys', { kind: 'map_platform', key: OWNER_KEY });
     const form = settingsOf((await me.browser.request(`${map.path}?settings=1`)).html);
     expect(form).toContain(`<img src="/maps/${map.id}/basemap-previews/mapbox-streets.png"`);
-    expect(form).toContain('Uses your vector/raster map platform key.');
+    expect(form).toContain('Uses your Mapbox key.');
     expect((await png(`/maps/${map.id}/basemap-previews/mapbox-streets.png`)).centre).toEqual([0x33, 0x66, 0xcc]);
     // Others may not have the owner's key drawn for them.
     expect((await new Browser(service.url).request(`/maps/${map.id}/basemap-previews/mapbox-streets.png`)).status).toBe(404);

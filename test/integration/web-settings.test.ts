@@ -58,7 +58,7 @@ describe('settings', () => {
     const unknownKind = await browser.submit('/settings', '/settings/provider-keys', { kind: 'nope', key: 'abcdefgh1234' });
     expect(unknownKind.status).toBe(400);
     const page = await browser.request('/settings');
-    for (const label of ['Vector/raster map platform (public token)', 'Location platform (API key)', 'GIS platform (API key)', 'Tile provider (API key)']) {
+    for (const label of ['Mapbox (public token)', 'HERE (API key)', 'Esri ArcGIS (API key)', 'Thunderforest (API key)']) {
       expect(page.html).toContain(`>${label}</label>`);
     }
     const removed = await browser.submit('/settings', '/settings/provider-keys/remove', { kind: 'map_platform' });
