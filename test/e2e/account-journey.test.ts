@@ -84,6 +84,14 @@ describe("a new user's journey in Chromium", () => {
     await page.goto(`${service.url}/`);
     await shoot('home');
     await page.getByRole('link', { name: 'Sign up' }).first().click();
+    // Two fields wrong at once: both said, each under its field (axe-checked), then corrected.
+    await page.getByLabel('Username').fill('x');
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password').fill('short');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect.poll(() => page.locator('.field-error').count()).toBe(2);
+    expect(await page.getByRole('alert').textContent()).toBe('Nothing was sent: 2 fields need correcting, as said under each.');
+    await shoot('signup-errors');
     await page.getByLabel('Username').fill(name);
     await page.getByLabel('E-mail address').fill(email);
     await page.getByLabel('Password').fill('a long secret');

@@ -86,16 +86,25 @@ export interface FieldProps {
   autocomplete?: 'username' | 'email' | 'new-password' | 'current-password';
   hint?: string;
   required?: boolean;
+  /** What is wrong with what was typed: shown under the field, tied to it, the field marked invalid. */
+  error?: string | undefined;
 }
 
 /** A labelled input; the hint is tied to it for screen readers. */
-export function Field({ label, name, type = 'text', value, autocomplete, hint, required = true }: FieldProps) {
+export function Field({ label, name, type = 'text', value, autocomplete, hint, required = true, error }: FieldProps) {
   const hintId = hint ? `${name}-hint` : undefined;
+  const errorId = error ? `${name}-error` : undefined;
+  const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined;
   return (
     <p class="field">
       <label for={name}>{label}</label>
       {/* Preact 11 types each input type as its own case; a union of three does not narrow. */}
-      <input id={name} name={name} type={type as 'text'} value={value} autocomplete={autocomplete} required={required} aria-describedby={hintId} />
+      <input id={name} name={name} type={type as 'text'} value={value} autocomplete={autocomplete} required={required} aria-describedby={describedBy} {...(error ? { 'aria-invalid': 'true' } : {})} />
+      {error ? (
+        <small id={errorId} class="field-error">
+          {error}
+        </small>
+      ) : null}
       {hint ? (
         <small id={hintId} class="hint">
           {hint}
