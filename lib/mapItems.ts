@@ -1,6 +1,7 @@
 // A map's items as its page lists them: groups and subgroups as a tree, each with how many items
 // it holds (its subgroups' included), and the items (title, kind, hidden or not) under their group.
 // A text label (lib/textLabels.ts) is of kind `text`.
+import { swatchOf, type ItemSwatch } from './itemSwatch.js';
 import { isTextLabel } from './textLabels.js';
 
 export interface ListedItem {
@@ -8,6 +9,8 @@ export interface ListedItem {
   title: string;
   kind: 'point' | 'line' | 'area' | 'text' | 'item';
   hidden: boolean;
+  /** Its colour and icon, as the map draws it (lib/itemSwatch.ts). */
+  swatch: ItemSwatch;
 }
 
 export interface ItemGroup {
@@ -83,7 +86,7 @@ export function itemTree(
     const title = typeof properties.title === 'string' && properties.title.trim() ? properties.title : UNTITLED[kind];
     const hidden = properties.visible === false || properties.visible === 0;
     const group = properties.group === undefined || properties.group === null ? undefined : byId.get(String(properties.group));
-    (group ?? root).items.push({ id, title, kind, hidden });
+    (group ?? root).items.push({ id, title, kind, hidden, swatch: swatchOf(kind, properties) });
   }
   return { root, unlisted: Math.max(0, total - features.length) };
 }

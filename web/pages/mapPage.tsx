@@ -1,7 +1,9 @@
 // A map's page at its address: title, owner, description, the map's picture (the interactive map
 // comes with the browser front end), and the item list: groups and subgroups as a tree with their
 // counts, hidden items marked.
+import { h } from 'preact';
 import type { Fallback } from '../../lib/browserBasemap.js';
+import { swatchShapes, type ItemSwatch } from '../../lib/itemSwatch.js';
 import type { ItemGroup, ItemTree, ListedItem } from '../../lib/mapItems.js';
 import { PROVIDER_KIND_LABELS } from '../../lib/providerKeys.js';
 import { CsrfField } from './layout.js';
@@ -45,6 +47,17 @@ function EyeIcon() {
   );
 }
 
+/** An item's kind in its colour, with its icon: what it looks like on the map. */
+function Swatch({ swatch, label }: { swatch: ItemSwatch; label: string }) {
+  const { shape, image } = swatchShapes(swatch);
+  return (
+    <svg class={`kind kind-${swatch.kind}`} viewBox="0 0 14 14" width="14" height="14" role="img" aria-label={label}>
+      {h(shape.tag, shape.attributes, shape.tag === 'text' ? 'T' : null)}
+      {image ? <image {...image} /> : null}
+    </svg>
+  );
+}
+
 function Items({ group }: { group: ItemGroup }) {
   return (
     <>
@@ -69,7 +82,7 @@ function Items({ group }: { group: ItemGroup }) {
           <button type="button" class="eye" data-toggle="item" aria-pressed={item.hidden ? 'false' : 'true'} aria-label={`Show or hide ${item.title}`} hidden>
             <EyeIcon />
           </button>
-          <span class={`kind kind-${item.kind}`} aria-label={KIND_LABEL[item.kind]} role="img" />
+          <Swatch swatch={item.swatch} label={KIND_LABEL[item.kind]} />
           <button type="button" class="link item-title" data-open-item="">
             {item.title}
           </button>
