@@ -271,7 +271,8 @@ function BasemapNotice({ fallback }: { fallback: Fallback }) {
 export function MapPage(props: MapPageProps) {
   return (
     <div class="map-page">
-      <aside class="side-panel" aria-label="About this map">
+      {/* The title above the map on a phone, at the top of the side panel on a wider screen (site.css). */}
+      <header class="map-heading">
         <h1>{props.title}</h1>
         <p class="meta">
           {props.visibility === 'private' || props.visibility === 'select' ? (
@@ -287,6 +288,8 @@ export function MapPage(props: MapPageProps) {
             </>
           ) : null}
         </p>
+      </header>
+      <aside class="side-panel" aria-label="About this map">
         {props.settings ? <MapSettingsPanel {...props.settings} /> : null}
         {props.basemapNotice ? <BasemapNotice fallback={props.basemapNotice} /> : null}
         {props.descriptionHtml ? <div class="description" dangerouslySetInnerHTML={{ __html: props.descriptionHtml }} /> : null}
