@@ -9,6 +9,7 @@ import { emptyMapContent } from '../lib/formats/documentContent.js';
 import { checkMapBytes } from '../lib/geojson/sizeLimits.js';
 import type { CreateMapInput, MapSummaryData } from '../lib/jobContracts.js';
 import { DEFAULT_MAP_TITLE, type MapContent } from '../lib/maps.js';
+import { renderDescription } from '../lib/markdown/index.js';
 import { shortNameBase } from '../lib/shortName.js';
 import { summaryOf } from '../lib/mapSummary.js';
 import type { ActivityDeps } from './deps.js';
@@ -40,11 +41,14 @@ export function makeCreateMap({ db, blobs }: ActivityDeps) {
         content = emptyMapContent();
       }
       const title = input.settings.title?.trim() || input.parsed?.name || DEFAULT_MAP_TITLE;
+      const description = input.settings.description ?? '';
       const record = await insertMap(db, {
         ownerId: input.ownerId,
         shortNameBase: shortNameBase(input.settings.shortName, title),
         title,
-        description: input.settings.description ?? '',
+        description,
+        // Rendered once, in the renderer's thread within its budget, and kept for the map's page.
+        descriptionHtml: (await renderDescription(description)).html,
         basemap: DEFAULT_BASEMAP,
         visibility: input.settings.visibility,
         content,

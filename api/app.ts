@@ -6,6 +6,7 @@
 // access log line (middleware/accessLog.ts), passes its address's rate limit first, and every
 // operation its key's after authentication (rateLimits.ts); answers over HTTPS carry HSTS
 // (strictTransport.ts).
+import type http from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { usesPg } from '../db/connection.js';
@@ -31,6 +32,7 @@ import { buildOpenApiDocument } from './openapi.js';
 import { OPERATIONS } from './operations.js';
 import { trustProxies } from './clientAddress.js';
 import { createRateLimiter } from './rateLimits.js';
+import { streetTileHandler } from './streetTiles.js';
 import { strictTransport } from './strictTransport.js';
 import { CLIENT_STALLED } from './routes/map/get.js';
 import { COMMON_HEADERS } from './server.js';
@@ -128,5 +130,14 @@ export function createApp(given: Omit<ApiDeps, 'largeReads'> & Partial<Pick<ApiD
   app.use(api.routes());
   app.use(router.routes());
   app.use(router.allowedMethods());
+  if (deps.streets) {
+    // The street tiles are answered before the app (streetTiles.ts says why); what they leave is the app's.
+    const tiles = streetTileHandler(deps.streets, { httpsService: new URL(deps.config.publicUrl).protocol === 'https:', trustProxy: deps.config.trustProxy !== false });
+    const appCallback = app.callback.bind(app);
+    app.callback = () => {
+      const handle = appCallback();
+      return (req, res) => (tiles(req as http.IncomingMessage, res as http.ServerResponse) ? Promise.resolve() : handle(req, res));
+    };
+  }
   return app;
 }

@@ -16,6 +16,7 @@ import { canChangeSharing } from '../lib/access.js';
 import { usernameSchema } from '../lib/accounts.js';
 import { AppError, type ErrorCode } from '../lib/errors.js';
 import { completedContent, type DocumentContent } from '../lib/formats/documentContent.js';
+import { renderDescription } from '../lib/markdown/index.js';
 import type { MapContent, MapRecord, Visibility } from '../lib/maps.js';
 import { featureImage } from '../lib/media/fields.js';
 import { shortNameBase } from '../lib/shortName.js';
@@ -121,9 +122,13 @@ export async function changeMapSettings(db: Db, userId: number, mapId: number, c
     const images = ids.length === 0 ? [] : await findLinkableImages(db, { mapId }, ids);
     content = completedContent(changes.geojson, new Map(images.map((image) => [image.id, featureImage(image)])));
   }
+  // A new description is rendered once here, in the renderer's thread within its budget, and kept for the map's page.
+  const description = changes.description === map.description ? undefined : changes.description;
+  const descriptionHtml = description === undefined ? undefined : (await renderDescription(description)).html;
   const updated = await updateMap(db, mapId, {
     title: changes.title,
-    description: changes.description,
+    description,
+    descriptionHtml,
     basemap: changes.basemap,
     visibility: changes.visibility,
     shortNameBase: changes.shortName === undefined ? undefined : shortNameBase(changes.shortName, changes.title),

@@ -1,12 +1,13 @@
 // `npm run bench`: every benchmark, each running its reference beside our code in the same run.
 // Results are printed and written to bench/out/results.json. `npm run bench -- imports` (or
-// `latency`, `big`, `images`, `render`, `editor`, `versions`, `xlsx`, `blobs`, `limits`, `load`, `accounts`, `places`, `basemap`) runs one of them.
+// `latency`, `big`, `images`, `render`, `editor`, `versions`, `xlsx`, `blobs`, `limits`, `load`, `accounts`, `places`, `basemap`, `description`) runs one of them.
 import fs from 'node:fs';
 import { benchAccountPages } from './accountPages.js';
 import { benchApiLatency } from './apiLatency.js';
 import { benchBasemapServing } from './basemap.js';
 import { benchBigUpload } from './bigUpload.js';
 import { benchBlobStores } from './blobStores.js';
+import { benchDescription } from './description.js';
 import { benchEditor } from './editor.js';
 import { benchImageUpload } from './imageUpload.js';
 import { benchImports } from './imports.js';
@@ -117,6 +118,11 @@ if (!only || only === 'places') {
   results.places = places;
   console.log(JSON.stringify({ build: places.build, onTheEventLoop: places.onTheEventLoop }, null, 2));
   console.table(places.searches);
+}
+if (!only || only === 'description') {
+  console.log(`A map page with the worst descriptions the API accepts, with ${20} other clients' requests (/healthz, a small map's page) timed meanwhile; the time to save each …`);
+  results.description = await benchDescription();
+  console.table(results.description);
 }
 fs.mkdirSync('bench/out', { recursive: true });
 fs.writeFileSync('bench/out/results.json', JSON.stringify({ date: new Date().toISOString(), results }, null, 2));

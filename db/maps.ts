@@ -188,6 +188,8 @@ export interface NewMap {
   shortNameBase: string;
   title: string;
   description: string;
+  /** The description as its page shows it (lib/markdown/); left out, it is rendered at the page's first view. */
+  descriptionHtml?: string;
   basemap: string;
   visibility: Visibility;
   /** The map's content (validated by the caller; its rows stream into the database). */
@@ -229,6 +231,7 @@ export async function insertMap(db: Db, map: NewMap): Promise<MapRecord> {
       short_name: shortName,
       title: map.title,
       description: map.description,
+      description_html: map.descriptionHtml ?? null,
       basemap: map.basemap,
       visibility: map.visibility,
       link_key: map.visibility === 'unlisted' ? newLinkKey() : null,
@@ -252,6 +255,8 @@ export async function insertMap(db: Db, map: NewMap): Promise<MapRecord> {
 export interface MapChanges {
   title?: string;
   description?: string;
+  /** The new description as its page shows it (lib/markdown/); left out, it is rendered at the page's next view. */
+  descriptionHtml?: string;
   basemap?: string;
   visibility?: Visibility;
   shortNameBase?: string;
@@ -276,7 +281,7 @@ export async function updateMap(db: Db, mapId: number, changes: MapChanges): Pro
     if (!current) return undefined;
     const update: Record<string, unknown> = { modified_at: trx.fn.now() };
     if (changes.title !== undefined) update.title = changes.title;
-    if (changes.description !== undefined) update.description = changes.description;
+    if (changes.description !== undefined) Object.assign(update, { description: changes.description, description_html: changes.descriptionHtml ?? null });
     if (changes.basemap !== undefined) update.basemap = changes.basemap;
     if (changes.visibility !== undefined) Object.assign(update, visibilityColumns(trx, changes.visibility));
     if (changes.collaborate !== undefined) update.collaborate = changes.collaborate;
@@ -309,6 +314,17 @@ export async function updateMap(db: Db, mapId: number, changes: MapChanges): Pro
     }
     return findMapRecord(trx, mapId);
   }));
+}
+
+/** The map's description as its page shows it: null when not rendered since it was saved (or no such map). */
+export async function findDescriptionHtml(db: Db, mapId: number): Promise<string | null> {
+  const row = await db('maps').where({ id: mapId }).first('description_html');
+  return row?.description_html ?? null;
+}
+
+/** Keeps the HTML rendered from this description, unless the description changed meanwhile. */
+export async function storeDescriptionHtml(db: Db, mapId: number, description: string, html: string): Promise<void> {
+  await db('maps').where({ id: mapId, description }).whereNull('description_html').update({ description_html: html });
 }
 
 /**

@@ -33,6 +33,7 @@ import * as m028 from './migrations/028_random_map_ids.js';
 import * as m029 from './migrations/029_signups.js';
 import * as m030 from './migrations/030_login_addresses.js';
 import * as m031 from './migrations/031_map_daily_tiles.js';
+import * as m032 from './migrations/032_description_html.js';
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void>; config?: { transaction?: boolean } };
 
@@ -68,6 +69,7 @@ const migrations: Record<string, Migration> = {
   '029_signups': m029,
   '030_login_addresses': m030,
   '031_map_daily_tiles': m031,
+  '032_description_html': m032,
 };
 
 /** The migrations in order, up to and including `last` (all of them without it). */

@@ -12,6 +12,8 @@ import { basemapById, type Basemap } from './basemaps.js';
 import { PALETTES, type Palette } from './basemapPalettes.js';
 import { FONT_FAMILY } from './basemapFonts.js';
 import { BASEMAP_LAYERS, BASEMAP_MAX_ZOOM, BASEMAP_TILES_VERSION, CAPITALS_MIN_ZOOM } from './basemapTiles/index.js';
+import { streetLayers } from './streetStyle/maplibre.js';
+import { STREET_PALETTES } from './streetStyle/palettes.js';
 
 const SOURCE = 'natural-earth';
 const TEXT_FONT = [FONT_FAMILY, 'sans-serif'];
@@ -103,26 +105,51 @@ function labelLayers(palette: Palette): Layer[] {
   ];
 }
 
-/** The style of a built-in basemap with its tiles under `baseUrl` (the service's public URL), or undefined for any other id. */
-export function basemapStyle(id: string, baseUrl: string): StyleSpecification | undefined {
+/** The street map archive (BASEMAP_TILES) as a style's source: its tiles' URL template (named by its identity), zooms and bounds. */
+export interface StreetSource {
+  tiles: string;
+  maxZoom: number;
+  /** West, south, east, north. */
+  bounds: readonly [number, number, number, number];
+}
+
+const STREETS = 'openstreetmap';
+export const OSM_ATTRIBUTION = '<a href="https://www.openstreetmap.org/copyright" target="_blank" rel="noopener">© OpenStreetMap contributors</a>';
+/** Natural Earth's capitals and country names give way to the street map's place names from here (MapLibre zoom). */
+const NATURAL_EARTH_LABELS_UNTIL = 6;
+
+/**
+ * The style of a built-in basemap with its tiles under `baseUrl` (the service's public URL), or
+ * undefined for any other id. With `streets`, the street map archive's layers (lib/streetStyle/)
+ * are drawn over Natural Earth's land and water, which stay wherever the archive has no tiles
+ * (outside its bounds, below its zooms), and its place names take over from Natural Earth's.
+ */
+export function basemapStyle(id: string, baseUrl: string, streets?: StreetSource): StyleSpecification | undefined {
   const basemap = basemapById(id);
   if (basemap?.drawing.type !== 'builtin') return undefined;
   const palette = PALETTES[basemap.drawing.palette];
+  const natural: StyleSpecification['sources'] = {
+    [SOURCE]: {
+      type: 'vector',
+      // The version in the query moves browsers past day-old cached tiles after an upgrade.
+      tiles: [`${baseUrl.replace(/\/+$/, '')}/basemaps/tiles/{z}/{x}/{y}.pbf?v=${BASEMAP_TILES_VERSION}`],
+      minzoom: 0,
+      // MapLibre overzooms the z6 tiles (they keep every point of the 1:10m data) beyond.
+      maxzoom: BASEMAP_MAX_ZOOM,
+      attribution: basemap.attribution,
+    },
+  };
+  if (!streets) return { version: 8, name: basemap.name, sources: natural, layers: [...shapeLayers(palette), ...labelLayers(palette)] };
+  const street = streetLayers(STREETS, STREET_PALETTES[basemap.drawing.palette], TEXT_FONT);
   return {
     version: 8,
     name: basemap.name,
     sources: {
-      [SOURCE]: {
-        type: 'vector',
-        // The version in the query moves browsers past day-old cached tiles after an upgrade.
-        tiles: [`${baseUrl.replace(/\/+$/, '')}/basemaps/tiles/{z}/{x}/{y}.pbf?v=${BASEMAP_TILES_VERSION}`],
-        minzoom: 0,
-        // MapLibre overzooms the z6 tiles (they keep every point of the 1:10m data) beyond.
-        maxzoom: BASEMAP_MAX_ZOOM,
-        attribution: basemap.attribution,
-      },
+      ...natural,
+      // MapLibre over-zooms the archive's deepest tiles (zoom 14) to street level.
+      [STREETS]: { type: 'vector', tiles: [streets.tiles], minzoom: 0, maxzoom: streets.maxZoom, bounds: [...streets.bounds], attribution: OSM_ATTRIBUTION },
     },
-    layers: [...shapeLayers(palette), ...labelLayers(palette)],
+    layers: [...shapeLayers(palette), ...street.shapes, ...street.labels, ...labelLayers(palette).map((layer) => ({ ...layer, maxzoom: NATURAL_EARTH_LABELS_UNTIL }))],
   };
 }
 

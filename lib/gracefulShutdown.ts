@@ -84,18 +84,22 @@ export class GracefulShutdown {
       }, this.forceAfterMs);
     }, this.graceMs);
     let failed = false;
+    const took: string[] = [];
     for (const step of this.steps) {
+      const begun = Date.now();
       try {
         await step.run(deadline.signal);
       } catch (error) {
         failed = true;
         console.error(`Stopping ${step.name} failed:`, error);
       }
+      took.push(`${step.name} ${Date.now() - begun} ms`);
     }
     clearTimeout(grace);
     clearTimeout(force);
     const cut = deadline.signal.aborted;
-    this.log(cut || failed ? `Stopped in ${seconds(Date.now() - this.started)}, with work cut off.` : `Stopped in ${seconds(Date.now() - this.started)}.`);
+    const total = `Stopped in ${seconds(Date.now() - this.started)} (${took.join(', ')})`;
+    this.log(cut || failed ? `${total}, with work cut off.` : `${total}.`);
     this.exit(cut || failed ? 1 : 0);
   }
 

@@ -1,6 +1,7 @@
 // A map's items as its page lists them: groups and subgroups as a tree, each with how many items
 // it holds (its subgroups' included), and the items (title, kind, hidden or not) under their group.
 // A text label (lib/textLabels.ts) is of kind `text`.
+import { swatchOf, type ItemSwatch } from './itemSwatch.js';
 import { isTextLabel } from './textLabels.js';
 
 export interface ListedItem {
@@ -8,6 +9,8 @@ export interface ListedItem {
   title: string;
   kind: 'point' | 'line' | 'area' | 'text' | 'item';
   hidden: boolean;
+  /** Its colour and icon, as the map draws it (lib/itemSwatch.ts). */
+  swatch: ItemSwatch;
 }
 
 export interface ItemGroup {
@@ -36,6 +39,18 @@ const KINDS: Record<string, ListedItem['kind']> = {
 
 const UNTITLED: Record<ListedItem['kind'], string> = { point: 'Untitled point', line: 'Untitled line', area: 'Untitled area', text: 'Untitled text', item: 'Untitled item' };
 
+/**
+ * A stored group id (map_features.group_id holds it as JSON text: `5`, `"g1"`) as the tree keys
+ * groups: String(id) of the head's id, so `"g1"` → `g1` and `5` → `5`.
+ */
+function groupKey(stored: string): string {
+  try {
+    return String(JSON.parse(stored));
+  } catch {
+    return stored; // not JSON: kept as it is
+  }
+}
+
 /** The tree of the head's groups with the listed features and every group's count. */
 export function itemTree(
   headText: string,
@@ -56,7 +71,7 @@ export function itemTree(
   // Counts go up the tree: a group holds its own items and its subgroups'.
   for (const { groupId, count } of groupCounts) {
     root.count += count;
-    let id = groupId === null ? undefined : groupId;
+    let id = groupId === null ? undefined : groupKey(groupId);
     for (let guard = 0; id !== undefined && guard < 1000; guard++) {
       const group = byId.get(id);
       if (!group) break;
@@ -71,7 +86,7 @@ export function itemTree(
     const title = typeof properties.title === 'string' && properties.title.trim() ? properties.title : UNTITLED[kind];
     const hidden = properties.visible === false || properties.visible === 0;
     const group = properties.group === undefined || properties.group === null ? undefined : byId.get(String(properties.group));
-    (group ?? root).items.push({ id, title, kind, hidden });
+    (group ?? root).items.push({ id, title, kind, hidden, swatch: swatchOf(kind, properties) });
   }
   return { root, unlisted: Math.max(0, total - features.length) };
 }

@@ -5,11 +5,15 @@ import { PROVIDER_KINDS, type ProviderKind } from './basemaps.js';
 import { AppError } from './errors.js';
 
 /** What each kind is called on the settings page, and what its field holds. */
+/**
+ * Each kind of provider key by the provider whose basemaps in the catalogue (lib/basemaps.ts) use
+ * it — people know their key as "my Mapbox token", not by the spec's kind — and what the key is.
+ */
 export const PROVIDER_KIND_LABELS: Record<ProviderKind, string> = {
-  map_platform: 'vector/raster map platform (public token)',
-  location_platform: 'location platform (API key)',
-  gis_platform: 'GIS platform (API key)',
-  tile_provider: 'tile provider (API key)',
+  map_platform: 'Mapbox (public token)',
+  location_platform: 'HERE (API key)',
+  gis_platform: 'Esri ArcGIS (API key)',
+  tile_provider: 'Thunderforest (API key)',
 };
 
 const PUBLIC_TOKEN = /^pk\.[A-Za-z0-9._-]{20,2000}$/;

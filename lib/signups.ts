@@ -16,6 +16,17 @@ import { checked, emailSchema, newSecret, passwordSchema, sha256, VERIFY_TTL_MS,
 const usernameTaken = (username: string) => new AppError('username_taken', `The username "${username}" is already taken.`);
 
 /** Keeps a sign-up until its link is opened; answers the mail work to do after answering. */
+/** What is wrong with each field of a sign-up, all at once (the form shows each under its field); empty when nothing is. */
+export function signUpFieldErrors(input: { username: string; email: string; password: string }): Partial<Record<'username' | 'email' | 'password', string>> {
+  const errors: Partial<Record<'username' | 'email' | 'password', string>> = {};
+  const schemas = { username: usernameSchema, email: emailSchema, password: passwordSchema } as const;
+  for (const field of ['username', 'email', 'password'] as const) {
+    const parsed = schemas[field].safeParse(input[field]);
+    if (!parsed.success) errors[field] = parsed.error.issues[0]!.message;
+  }
+  return errors;
+}
+
 export async function signUp(deps: WebAccountDeps, input: { username: string; email: string; password: string; address: string }): Promise<MailWork> {
   await limitRate(deps.web, RATE_LIMITS.signupPerIp, input.address);
   const username = checked(usernameSchema, input.username, 'username');

@@ -9,7 +9,7 @@ import { AppError } from '../../lib/errors.js';
 import { verifyEmailToken } from '../../lib/emailChange.js';
 import { logIn } from '../../lib/loginLimits.js';
 import { requestPasswordReset, resetPassword } from '../../lib/passwordReset.js';
-import { finishSignUp, signUp } from '../../lib/signups.js';
+import { finishSignUp, signUp, signUpFieldErrors } from '../../lib/signups.js';
 import { logOut, type WebAccountDeps } from '../../lib/webAccounts.js';
 import { addressBucket } from '../clientAddress.js';
 import { CheckMailPage, LogInPage, MessagePage, ResetFormPage, ResetRequestPage, SignUpPage } from '../../web/pages/accountPages.js';
@@ -36,6 +36,9 @@ export function mountAccountRoutes(router: Router, deps: WebAccountDeps, form: M
   router.get('/signup', (ctx) => answerPage(ctx, { title: 'Sign up', body: h(SignUpPage, { csrf: csrfToken(ctx) }) }));
   router.post('/signup', ...form, async (ctx) => {
     const { username = '', email = '', password = '' } = fields(ctx);
+    // Every field's problem at once, under each field (the password is never sent back).
+    const errors = signUpFieldErrors({ username: username.trim(), email: email.trim(), password });
+    if (Object.keys(errors).length > 0) return answerPage(ctx, { status: 400, title: 'Sign up', body: h(SignUpPage, { csrf: csrfToken(ctx), username, email, errors }) });
     await attempt(
       ctx,
       async () => {

@@ -30,6 +30,7 @@ import { mountMapListRoutes } from './mapListRoutes.js';
 import { mountMapMedia } from './mapMediaRoutes.js';
 import { mountMapPage } from './mapPageRoute.js';
 import { mountMapSettings, SETTINGS_FORM_LIMIT } from './mapSettingsRoute.js';
+import { mountMapVisibility } from './mapVisibilityRoute.js';
 import { mountMapSave } from './mapSaveRoute.js';
 import { mountMapVersions } from './mapVersionRoutes.js';
 import { mountPlaceSearch } from './placeSearchRoute.js';
@@ -90,6 +91,7 @@ export function mountWeb(router: Router, deps: WebDeps): void {
   // The map settings form: a description may be 100,000 characters, more than the other forms' limit.
   const settingsForm = [koaBody({ urlencoded: true, json: false, multipart: false, formLimit: SETTINGS_FORM_LIMIT }), checkForm(deps.config.publicUrl, refused)];
   mountMapSettings(pages, basemaps, settingsForm);
+  mountMapVisibility(pages, deps.db, form);
   mountMapBasemapPreviews(pages, basemaps);
   mountMapPage(pages, basemaps);
   mountEmbedRoutes(router, basemaps);

@@ -28,6 +28,9 @@ const cardOf = (map: MapRecord, role: string): MapCard => ({
   modified: map.modifiedAt.toISOString(),
 });
 
+/** The one-time notice My maps shows after a post sent the browser there. */
+const NOTICE_COOKIE = 'mps_notice';
+
 export function mountMapListRoutes(router: Router, deps: { db: Db; blobs: BlobStore }, form: Middleware[]): void {
   const loggedIn = requireViewer('/maps');
   const myMaps = async (ctx: Context, notice?: string) => {
@@ -43,7 +46,12 @@ export function mountMapListRoutes(router: Router, deps: { db: Db; blobs: BlobSt
       }),
     });
   };
-  router.get('/maps', loggedIn, (ctx) => myMaps(ctx));
+  router.get('/maps', loggedIn, (ctx) => {
+    // A notice left by the post that sent the browser here (a deleted map): shown once.
+    const notice = ctx.cookies.get(NOTICE_COOKIE);
+    if (notice !== undefined) ctx.cookies.set(NOTICE_COOKIE, null, { path: '/maps' });
+    return myMaps(ctx, notice ? decodeURIComponent(notice).slice(0, 300) : undefined);
+  });
 
   router.get('/explore', async (ctx) => {
     const page = Math.max(1, Math.min(10_000, Number.parseInt(String(ctx.query.page ?? '1'), 10) || 1));
@@ -60,6 +68,7 @@ export function mountMapListRoutes(router: Router, deps: { db: Db; blobs: BlobSt
       shortNameBase: shortNameBase(undefined, title),
       title,
       description: '',
+      descriptionHtml: '',
       basemap: DEFAULT_BASEMAP,
       visibility: 'private',
       content: emptyMapContent(),
@@ -85,6 +94,9 @@ export function mountMapListRoutes(router: Router, deps: { db: Db; blobs: BlobSt
     const deleted = await deleteMapOfOwner(deps.db, map.id, map.ownerId);
     const files = deleted?.files;
     if (files) await Promise.all([files.static.key, files.thumbnail.key].map((key) => deps.blobs.delete(key)));
-    await myMaps(ctx, `The map “${map.title}” is deleted.`);
+    // Back to My maps at its own address (a reload does not post again), the notice in a cookie of a minute.
+    ctx.cookies.set(NOTICE_COOKIE, encodeURIComponent(`The map “${map.title}” is deleted.`), { path: '/maps', maxAge: 60_000, httpOnly: true, sameSite: 'lax', secure: ctx.secure });
+    ctx.status = 303;
+    ctx.redirect('/maps');
   });
 }

@@ -7,13 +7,13 @@ import type { Context } from 'koa';
 import { h } from 'preact';
 import { accessTo, canEdit, visibleToAnyone } from '../../lib/access.js';
 import { iframeCode } from '../../lib/embed.js';
-import { markdownHtml } from '../../lib/markdown.js';
 import { mapPath, mapUrl } from '../../lib/mapSummary.js';
 import { MessagePage } from '../../web/pages/accountPages.js';
 import { MapPage } from '../../web/pages/mapPage.js';
 import type { MapSettingsProps } from '../../web/pages/mapSettingsPanel.js';
 import type { MapRecord, MemberRole } from '../../lib/maps.js';
 import { lookUpMapAddress, redirectToMoved } from '../mapAddress.js';
+import { descriptionHtmlOf } from './descriptionHtml.js';
 import { viewerOf } from './forms.js';
 import { viewedMapBasemap, type MapBasemapDeps } from './mapBasemap.js';
 import { settingsOnPage } from './mapSettingsView.js';
@@ -33,7 +33,7 @@ export function mapPageAnswer(deps: MapBasemapDeps) {
   return async (ctx: Context, map: MapRecord, role: MemberRole | undefined, extra: MapPageExtra = {}): Promise<void> => {
     const viewer = viewerOf(ctx);
     const mayEdit = viewer !== undefined && canEdit(accessTo(map, viewer.id, role));
-    const basemap = await viewedMapBasemap(deps, map);
+    const [basemap, descriptionHtml] = await Promise.all([viewedMapBasemap(deps, map), descriptionHtmlOf(db, map)]);
     answerPage(ctx, {
       status: extra.status,
       title: map.title,
@@ -42,20 +42,25 @@ export function mapPageAnswer(deps: MapBasemapDeps) {
       body: h(MapPage, {
         title: map.title,
         owner: map.owner,
-        descriptionHtml: markdownHtml(map.description),
+        descriptionHtml,
         path: mapPath(map),
-        styleUrl: basemap.styleUrl,
         // Only the owner is told why the map is not on its basemap (and can do something about it).
         ...(basemap.fallback && viewer?.id === map.ownerId ? { basemapNotice: basemap.fallback } : {}),
         tree: await mapItemTree(db, map.id),
         link: mapUrl(config.publicUrl, map),
         unlisted: map.visibility === 'unlisted',
+        visibility: map.visibility,
+        ...(viewer?.id === map.ownerId && (map.visibility === 'private' || map.visibility === 'select') ? { openUp: { action: `/maps/${map.id}/visibility`, csrf: csrfToken(ctx) } } : {}),
         embedCode: iframeCode(config.publicUrl, map, { panel: false }),
         embedCodeWithPanel: iframeCode(config.publicUrl, map, { panel: true }),
-        ...(mayEdit ? { edit: { saveUrl: `/maps/${map.id}/save`, importUrl: `/maps/${map.id}/import`, imagesUrl: `/maps/${map.id}/images`, markersUrl: `/maps/${map.id}/markers`, versionsUrl: `/maps/${map.id}/versions`, csrf: csrfToken(ctx) } } : {}),
         ...(mayEdit ? { settingsHref: `${mapPath(map)}?settings=1#map-settings` } : {}),
         ...(extra.settings ? { settings: extra.settings } : {}),
       }),
+      mapConfig: {
+        geojson: `${mapPath(map)}/map.geojson`,
+        style: basemap.styleUrl,
+        ...(mayEdit ? { edit: { saveUrl: `/maps/${map.id}/save`, importUrl: `/maps/${map.id}/import`, imagesUrl: `/maps/${map.id}/images`, markersUrl: `/maps/${map.id}/markers`, versionsUrl: `/maps/${map.id}/versions`, csrf: csrfToken(ctx) } } : {}),
+      },
       alternate: visibleToAnyone(map) ? `${config.publicUrl}/oembed?url=${encodeURIComponent(mapUrl(config.publicUrl, map))}` : undefined,
     });
   };

@@ -12,7 +12,7 @@ import { h } from 'preact';
 import { findMapWithRole } from '../../db/maps.js';
 import { maySee } from '../../lib/access.js';
 import { AppError } from '../../lib/errors.js';
-import { markdownHtml } from '../../lib/markdown.js';
+import { renderDescription } from '../../lib/markdown/index.js';
 import { mapPath } from '../../lib/mapSummary.js';
 import { shortNameSlug } from '../../lib/shortName.js';
 import { MessagePage } from '../../web/pages/accountPages.js';
@@ -67,7 +67,7 @@ export function mountMapSettings(router: Router, deps: MapBasemapDeps, form: Mid
     const values = valuesOf(sent);
     const again = async (status: number, state: SettingsFormState) =>
       answerMapPage(ctx, found.map, found.role, { status, settings: await mapSettingsProps(deps.db, ctx, found.map, role, { values, ...state }) });
-    if (sent.preview) return again(200, { descriptionPreview: markdownHtml(values.description) });
+    if (sent.preview) return again(200, { descriptionPreview: (await renderDescription(values.description)).html });
     // The owner's form says so (an unticked box sends nothing); from an editor, changeMapSettings refuses it.
     const check = checkSettingsForm(values, sent.sharing ? 'owner' : 'editor');
     if (!check.ok) return again(400, { errors: check.errors, error: 'Nothing was saved: see the messages next to the fields.' });

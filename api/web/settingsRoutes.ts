@@ -25,7 +25,7 @@ const PROVIDER_HELP: Record<ProviderKind, string> = {
   tile_provider: 'The API key on the dashboard of your tile provider account (the free hobby plan has one).',
 };
 
-type Message = Pick<SettingsProps, 'error' | 'notice' | 'newKey' | 'section' | 'typedEmail'>;
+type Message = Pick<SettingsProps, 'error' | 'notice' | 'newKey' | 'confirmRevoke' | 'section' | 'typedEmail'>;
 
 async function showSettings(ctx: Context, deps: WebAccountDeps, message: Message = {}, status = 200): Promise<void> {
   const viewer = viewerOf(ctx)!;
@@ -89,8 +89,16 @@ export function mountSettingsRoutes(router: Router, deps: WebAccountDeps, form: 
     const created = await createApiKey(deps.accounts, viewerOf(ctx)!.username, name);
     return { newKey: { key: created.key, name } };
   });
+  // Revoke asks first (the page again, with a confirmation naming the key); its Revoke it does it.
   action('/settings/api-keys/revoke', 'developer', async (ctx) => {
-    await revokeKey(deps.accounts, viewerOf(ctx)!.username, fields(ctx).prefix ?? '');
+    const { prefix = '', confirm } = fields(ctx);
+    const username = viewerOf(ctx)!.username;
+    if (confirm !== '1') {
+      const key = (await listKeys(deps.accounts, username)).find((row) => row.prefix === prefix && row.revokedAt === null);
+      if (!key) throw new AppError('invalid_arguments', 'There is no such key to revoke: it may be revoked already.');
+      return { confirmRevoke: { prefix: key.prefix, name: key.name } };
+    }
+    await revokeKey(deps.accounts, username, prefix);
     return { notice: 'The key is revoked: programs using it are refused from now on.' };
   });
   action('/settings/provider-keys', 'provider-keys', async (ctx) => {

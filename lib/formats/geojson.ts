@@ -6,7 +6,8 @@ import { describe, setOwn, shorten } from '../geojson/json-data.js';
 import { FeatureIds, MAX_FEATURES, parseDocumentHead, parseFeatureAt, parseMapDocument, type MapDocument, type MapFeature } from '../geojson/model.js';
 import { LARGE_FEATURE_BYTES, parseLargeFeature, parseLargeSingleFeature } from './geojsonLarge.js';
 import { FileWindow, ScanFailure, scanFeatureCollection, type ScannedCollection } from './geojsonScan.js';
-import { asInput, byteOrderMark, isUtf8File, type ParserInput } from './input.js';
+import { asInput, byteOrderMark, isUtf8File, type FileInput, type ParserInput } from './input.js';
+import { engineMessageAtByte, placeInFile } from './jsonLocation.js';
 import { FeatureList, type FeatureSink } from './types.js';
 
 const REASON_LIMIT = 100;
@@ -37,6 +38,16 @@ function kindOf(value: unknown): string {
  */
 export function parseGeoJsonFile(file: ParserInput, sink?: FeatureSink, windowBytes?: number): MapDocument {
   const input = asInput(file);
+  try {
+    return parseInput(input, sink, windowBytes);
+  } catch (error) {
+    // A syntax error's place, as the parsers give it (a byte), said as line and column.
+    if (error instanceof AppError && error.code === 'invalid_geojson' && / at byte \d+/.test(error.message)) invalid(placeInFile(error.message, input));
+    throw error;
+  }
+}
+
+function parseInput(input: FileInput, sink: FeatureSink | undefined, windowBytes: number | undefined): MapDocument {
   if (!isUtf8File(input)) invalid('the file is not UTF-8 text');
   const start = byteOrderMark(input.head) === 'utf-8' ? 3 : 0;
   const window = new FileWindow(input, windowBytes);
@@ -58,7 +69,7 @@ export function parseGeoJsonFile(file: ParserInput, sink?: FeatureSink, windowBy
   }
   window.release();
   const whole = input.bytes();
-  const document = parseWhole(Buffer.from(whole.buffer, whole.byteOffset, whole.byteLength).toString('utf8', start));
+  const document = parseWhole(Buffer.from(whole.buffer, whole.byteOffset, whole.byteLength).toString('utf8', start), start);
   if (sink) {
     for (const feature of document.features) sink.add(feature);
     document.features = [];
@@ -117,10 +128,14 @@ function streamCollection(window: FileWindow, { members, featuresList, featureSp
       window.release();
     } else {
       let input: unknown;
+      const text = window.text(start, end);
       try {
-        input = JSON.parse(window.text(start, end));
+        input = JSON.parse(text);
       } catch (error) {
-        invalid(`the file is not valid JSON: ${shortReason(error)} (in feature index ${index})`);
+        const raw = String((error as Error).message);
+        const placed = engineMessageAtByte(raw, text, start);
+        // The engine does not always say where (`Unexpected token '}', "…" is not valid JSON`): then where the feature begins.
+        invalid(`the file is not valid JSON: ${shortReason(placed)} (in feature index ${index}${placed === raw ? `, which begins at byte ${start}` : ''})`);
       }
       feature = parseFeatureAt(input, index, parsedIds[index] as number, groupIds);
     }
@@ -132,13 +147,14 @@ function streamCollection(window: FileWindow, { members, featuresList, featureSp
   return document;
 }
 
-function parseWhole(text: string): MapDocument {
+/** `base`: where the text begins in the file (after a byte order mark). */
+function parseWhole(text: string, base: number): MapDocument {
   if (text.trim() === '') invalid('the file is empty');
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    if (error instanceof SyntaxError) invalid(`the file is not valid JSON: ${shortReason(error)}`);
+    if (error instanceof SyntaxError) invalid(`the file is not valid JSON: ${shortReason(engineMessageAtByte(error.message, text, base))}`);
     invalid('the file is not valid JSON: it is nested too deeply');
   }
 

@@ -84,6 +84,14 @@ describe("a new user's journey in Chromium", () => {
     await page.goto(`${service.url}/`);
     await shoot('home');
     await page.getByRole('link', { name: 'Sign up' }).first().click();
+    // Two fields wrong at once: both said, each under its field (axe-checked), then corrected.
+    await page.getByLabel('Username').fill('x');
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password').fill('short');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect.poll(() => page.locator('.field-error').count()).toBe(2);
+    expect(await page.getByRole('alert').textContent()).toBe('Nothing was sent: 2 fields need correcting, as said under each.');
+    await shoot('signup-errors');
     await page.getByLabel('Username').fill(name);
     await page.getByLabel('E-mail address').fill(email);
     await page.getByLabel('Password').fill('a long secret');
@@ -126,6 +134,18 @@ describe("a new user's journey in Chromium", () => {
     // The key is shown once: the page lists it by its prefix only afterwards.
     await page.goto(`${service.url}/settings`);
     expect(await page.content()).not.toContain(apiKey);
+    // A spare key, revoked: Revoke asks first (axe-checked), Keep it keeps it, Revoke it revokes it.
+    await page.getByLabel('Name of a new key').fill('spare');
+    await page.getByRole('button', { name: 'Create an API key' }).click();
+    await page.getByRole('button', { name: 'Revoke the key spare' }).click();
+    expect(await page.locator('#confirm-revoke').textContent()).toContain('Revoke the key spare');
+    await shoot('settings-revoke-confirm');
+    await page.getByRole('link', { name: 'Keep it' }).click();
+    expect(await page.getByRole('button', { name: 'Revoke the key spare' }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Revoke the key spare' }).click();
+    await page.getByRole('button', { name: 'Revoke it' }).click();
+    expect(await page.getByRole('button', { name: 'Revoke the key spare' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Revoke the key journey' }).count()).toBe(1);
 
     const image = await service.send('image/upload', apiKey, { file_type: 'jpg' }, await photo());
     expect(image.error).toBeUndefined();
@@ -245,8 +265,8 @@ describe("a new user's journey in Chromium", () => {
 
   it('checks provider keys: a secret token is refused with the reason, a public one saved and shown masked', async () => {
     await page.goto(`${service.url}/settings#provider-keys`);
-    const field = page.getByLabel('Vector/raster map platform (public token)', { exact: true });
-    const save = page.getByRole('button', { name: 'Save the Vector/raster map platform (public token) key' });
+    const field = page.getByLabel('Mapbox (public token)', { exact: true });
+    const save = page.getByRole('button', { name: 'Save the Mapbox (public token) key' });
     await field.fill('sk.eyJ1IjoibWFwcyIsImEiOiJzZWNyZXQifQ.abcdefghijkl');
     await save.click();
     const alert = page.getByRole('alert');
@@ -255,10 +275,10 @@ describe("a new user's journey in Chromium", () => {
     expect(page.url()).toBe(`${service.url}/settings/provider-keys#provider-keys`);
     expect(await alert.evaluate((element) => element.previousElementSibling?.id)).toBe('provider-keys');
     await shoot('provider-key-refused');
-    await page.getByLabel('Vector/raster map platform (public token)', { exact: true }).fill('pk.eyJ1IjoibWFwcyIsImEiOiJwdWJsaWMifQ.abcdefghijkl');
-    await page.getByRole('button', { name: 'Save the Vector/raster map platform (public token) key' }).click();
+    await page.getByLabel('Mapbox (public token)', { exact: true }).fill('pk.eyJ1IjoibWFwcyIsImEiOiJwdWJsaWMifQ.abcdefghijkl');
+    await page.getByRole('button', { name: 'Save the Mapbox (public token) key' }).click();
     expect(await page.getByRole('status').first().textContent()).toMatch(/^Saved: pk\.eyJ…ijkl\.$/);
-    expect(await page.getByRole('button', { name: 'Remove the Vector/raster map platform (public token) key' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Remove the Mapbox (public token) key' }).count()).toBe(1);
     expect(await page.content()).not.toContain('pk.eyJ1IjoibWFwcyIsImEiOiJwdWJsaWMifQ');
     await shoot('provider-key-saved');
   });

@@ -95,9 +95,10 @@ describe('the editor History in Chromium', () => {
     // 104 saves as the editor makes them (its save route, its form token), each renaming the point: 105 versions.
     const saved = await page.evaluate(
       async ({ mapId, feature }) => {
-        const holder = document.querySelector<HTMLElement>('[data-map-geojson]')!;
-        const csrf = holder.dataset.csrf!;
-        let revision = Number((await fetch(holder.dataset.mapGeojson!)).headers.get('x-map-revision'));
+        // The page's config in its head (lib/mapPageConfig.ts).
+        const config = JSON.parse(document.getElementById('map-config')!.textContent!) as { geojson: string; edit: { csrf: string } };
+        const csrf = config.edit.csrf;
+        let revision = Number((await fetch(config.geojson)).headers.get('x-map-revision'));
         for (let n = 1; n <= 104; n++) {
           const response = await fetch(`/maps/${mapId}/save`, {
             method: 'POST',

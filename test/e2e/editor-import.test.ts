@@ -64,8 +64,27 @@ describe('importing files from the editor in Chromium', () => {
     await page.getByLabel('Title of the new group').fill('Beach trip');
     await page.screenshot({ path: `${SHOTS}/editor-import-dialog.png` });
     expect(await accessibilityViolations(page)).toEqual([]);
+    // While it runs (the service's answer held back here for a moment): a progress bar, its buttons
+    // disabled and looking it (issue 26, defect 6).
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/import', async (route) => {
+      await held;
+      await route.continue();
+    });
     await dialog(page).getByRole('button', { name: 'Import' }).click();
+    await expect.poll(() => page.locator('.import-progress').isVisible()).toBe(true);
+    for (const name of ['Import', 'Cancel']) {
+      const button = dialog(page).getByRole('button', { name, exact: true });
+      expect(await button.isDisabled()).toBe(true);
+      expect(await button.evaluate((node) => getComputedStyle(node).opacity)).toBe('0.5');
+    }
+    expect(await page.locator('.import-status').textContent()).toMatch(/^(Sending “holiday\.kmz”|Importing “holiday\.kmz”)/);
+    await page.screenshot({ path: `${SHOTS}/editor-import-running.png` });
+    expect(await accessibilityViolations(page)).toEqual([]);
+    release(); // this import and the later ones go through at once from now on
     await expect.poll(() => page.locator('.import-count').textContent(), { timeout: 30_000 }).toBe('6 items imported from a KMZ file into the new group “Beach trip”.');
+    expect(await page.locator('.import-progress').isVisible()).toBe(false);
     await page.screenshot({ path: `${SHOTS}/editor-import-summary.png` });
 
     // Show on the map: the page again, with the new items in the map and the list.

@@ -24,7 +24,7 @@ describe('the map page in Chromium', () => {
         {
           type: 'Feature',
           geometry: { type: 'Point', coordinates: [2.347, 48.851] },
-          properties: { title: 'Café de Flore', description: 'Coffee on **Saint-Germain**<script>alert(1)</script>', media_url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'marker-symbol': 'cafe', group: 1 },
+          properties: { title: 'Café de Flore', description: 'Coffee on **Saint-Germain**<script>alert(1)</script>', media_url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'marker-symbol': 'cafe', color: '#b03a2e', group: 1 },
         },
         { type: 'Feature', geometry: { type: 'Point', coordinates: [2.352, 48.857] }, properties: { title: 'Bistro', group: 1 } },
         { type: 'Feature', geometry: { type: 'LineString', coordinates: [[2.32, 48.85], [2.36, 48.86]] }, properties: { title: 'Evening walk', group: 2 } },
@@ -59,6 +59,12 @@ describe('the map page in Chromium', () => {
     expect(await walks.getAttribute('aria-pressed')).toBe('false');
     expect(await page.getByRole('button', { name: 'Show or hide Evening walk' }).getAttribute('aria-pressed')).toBe('false');
 
+    // Each entry of the list as the map draws its item: its colour, its icon (issue 26, defect 3).
+    const cafe = page.locator('li.item[data-title="Café de Flore"] svg.kind');
+    expect([await cafe.locator('circle').getAttribute('fill'), await cafe.locator('image').getAttribute('href')]).toEqual(['#b03a2e', '/assets/maki/cafe.svg']);
+    expect(await page.locator('li.item[data-title="Bistro"] svg.kind circle').getAttribute('fill')).toBe('#2f6fd6');
+    expect(await page.locator('li.item[data-title="Evening walk"] svg.kind rect').count()).toBe(1);
+
     // The filter narrows the list.
     await page.getByLabel('Filter items').fill('bis');
     expect(await page.getByRole('button', { name: 'Bistro', exact: true }).isVisible()).toBe(true);
@@ -74,6 +80,11 @@ describe('the map page in Chromium', () => {
     expect(await popup.locator('script').count()).toBe(0);
     expect(await popup.locator('iframe').getAttribute('src')).toBe('https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ');
     await page.screenshot({ path: `${SHOTS}/map-popup.png` });
+    // Escape closes it (focus is in it once it opens) and gives the keyboard back to the map.
+    await popup.locator('h3').click();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => popup.count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('maplibregl-canvas'))).toBe(true);
 
     expect(problems).toEqual([]);
     expect(offsite.filter((url) => !url.includes('youtube-nocookie.com'))).toEqual([]);

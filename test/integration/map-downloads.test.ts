@@ -188,6 +188,23 @@ describe('map downloads', () => {
     expect(byTitle.Park!.properties.group).toBeUndefined();
   });
 
+  it('writes descriptions into KML as escaped text, which Google Earth shows and never runs as HTML, and reads its own download back to the same text (issue 24, defect 9)', async () => {
+    const user = await service.newUser();
+    const itemText = '<script>window.__xss = 1</script>\n<img src=x onerror="window.__xss = 1"> & **bold** &amp; \'quoted\'';
+    const geojson = { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [2.35, 48.85] }, properties: { title: 'Probe', description: itemText } }] };
+    const map = await service.send('map/upload', user.key, { file_type: 'geojson', visibility: 'public', title: 'Probe', description: '<iframe src="javascript:window.__xss = 1"></iframe>\n*map*' }, JSON.stringify(geojson));
+    const kml = await (await fetch(`${service.url}${new URL(map.url as string).pathname}/download.kml`)).text();
+    const xmlDecoded = (text: string) => text.replace(/&(lt|gt|quot|apos|amp);/g, (_, name: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[name]!);
+    // What Google Earth reads as each description's HTML: text and line breaks, no other tag.
+    const descriptions = [...kml.matchAll(/<description>([^<]*)<\/description>/g)].map((match) => xmlDecoded(match[1]!));
+    expect(descriptions).toHaveLength(2);
+    for (const html of descriptions) expect(html.replace(/<br>\n/g, '')).not.toContain('<');
+    expect(descriptions[1]).toBe('&lt;script&gt;window.__xss = 1&lt;/script&gt;<br>\n&lt;img src=x onerror=&quot;window.__xss = 1&quot;&gt; &amp; **bold** &amp;amp; &#39;quoted&#39;');
+    const back = await service.send('map/upload', user.key, { file_type: 'kml', visibility: 'private' }, kml);
+    const doc = (await service.call('map/get', user.key, { map_id: back.id })).geojson as { features: Feature[] };
+    expect(doc.features[0]!.properties.description).toBe(itemText);
+  });
+
   it('gives GPX that imports back: points as waypoints, lines as tracks, areas counted as left out', async () => {
     const user = await service.newUser();
     const geojson = {

@@ -132,6 +132,15 @@ describe.each(Object.keys(settings))('street tiles from %s', (kind) => {
     expect((await request(`${service.url}/basemaps/tiles/0/0/0.pbf`)).status).toBe(200);
     expect((await request(`${service.url}/basemaps/classic/style.json`)).status).toBe(200);
   });
+
+  it('names its tiles by the identity in every built-in style, with their zooms and bounds', async () => {
+    for (const id of ['classic', 'light', 'dark']) {
+      const style = JSON.parse((await request(`${service.url}/basemaps/${id}/style.json`)).body.toString()) as { sources: Record<string, { tiles: string[]; maxzoom: number; bounds: number[] }> };
+      expect(style.sources.openstreetmap).toMatchObject({ tiles: [`${service.url}/basemaps/osm/${identity}/{z}/{x}/{y}.mvt`], maxzoom: 14 });
+      expect(style.sources.openstreetmap!.bounds.map((value) => Math.round(value * 100) / 100)).toEqual([24.92, 60.16, 24.96, 60.19]);
+      expect(Object.keys(style.sources)).toEqual(['natural-earth', 'openstreetmap']);
+    }
+  });
 });
 
 describe('street tiles of an archive that cannot be read any more', () => {
@@ -170,6 +179,8 @@ describe('without BASEMAP_TILES', () => {
       const answer = await request(`${service.url}/basemaps/osm/0123456789abcdef/0/0/0.mvt`);
       expect([answer.status, JSON.parse(answer.body.toString()).error_code]).toEqual([404, 'basemap_not_found']);
       expect((await request(`${service.url}/basemaps/tiles/0/0/0.pbf`)).status).toBe(200);
+      const style = JSON.parse((await request(`${service.url}/basemaps/classic/style.json`)).body.toString()) as { sources: object };
+      expect(Object.keys(style.sources)).toEqual(['natural-earth']);
     } finally {
       await service.stop();
     }

@@ -98,7 +98,7 @@ describe('an unlisted map', () => {
     expect(page.html).toContain(`/embed/${map.id}~${map.key}&quot;`);
     expect(page.html).toContain(`/embed/${map.id}~${map.key}?panel=1`);
     expect(page.html).toContain('Only people who have this link');
-    expect(page.html).toContain(`data-map-geojson="${map.path}/map.geojson"`);
+    expect(page.html).toContain(`"geojson":"${map.path}/map.geojson"`);
     expect(page.html).toContain(`href="${service.url}/oembed?url=${encodeURIComponent(map.url)}"`);
     const embed = await get(`/embed/${map.id}~${map.key}`);
     expect(await embed.text()).toContain(`<img src="${map.path}/static.png"`);
@@ -116,7 +116,7 @@ describe('an unlisted map', () => {
     const map = await unlistedMap(owner.key);
     expect((await service.call('map/update', owner.key, { map_id: map.id, basemap: 'mapbox-streets' })).error).toBeUndefined();
     const page = await (await get(map.path)).text();
-    expect(/data-map-style="([^"]+)"/.exec(page)?.[1]).toBe(`/maps/${map.id}~${map.key}/basemap/style.json`);
+    expect(/"style":"([^"]+)"/.exec(page)?.[1]).toBe(`/maps/${map.id}~${map.key}/basemap/style.json`);
     const style = (await (await get(`/maps/${map.id}~${map.key}/basemap/style.json`)).json()) as { sources: { provider: { tiles: string[] } } };
     expect(style.sources.provider.tiles).toEqual([`${service.url}/maps/${map.id}~${map.key}/basemap/{z}/{x}/{y}`]);
     expect((await get(`/maps/${map.id}~${map.key}/basemap/3/4/2`)).status).toBe(200);

@@ -85,6 +85,16 @@ describe('web accounts', () => {
       expect([answer.status, answer.html.includes(message)], JSON.stringify(fields)).toEqual([status, true]);
       expect(answer.html).toContain('<form method="post" action="/signup">');
     }
+    // Every field's problem at once, under its field, the field marked invalid; what was typed kept but the password.
+    const all = await new Browser(service.url).submit('/signup', '/signup', { username: 'x', email: 'not-an-address', password: 'short' });
+    expect(all.status).toBe(400);
+    expect(all.html).toContain('Nothing was sent: 3 fields need correcting, as said under each.');
+    for (const field of ['username', 'email', 'password']) {
+      expect(all.html).toMatch(new RegExp(`<input id="${field}"[^>]*aria-describedby="${field}-error ${field}-hint"[^>]*aria-invalid="true"`));
+      expect(all.html).toMatch(new RegExp(`<small id="${field}-error" class="field-error">[^<]+</small>`));
+    }
+    expect(all.html).toContain('value="not-an-address"');
+    expect(all.html).not.toContain('value="short"');
   });
 
   it('logs in with the username or the address, with a new session each time, and logs out', async () => {

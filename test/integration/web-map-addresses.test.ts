@@ -55,7 +55,7 @@ const upload = async (key: string, title: string, visibility: string) => {
   return { id: answer.id as number, path: new URL(answer.url as string).pathname };
 };
 
-const styleOf = (html: string): string | undefined => /data-map-style="([^"]+)"/.exec(html)?.[1];
+const styleOf = (html: string): string | undefined => /"style":"([^"]+)"/.exec(html)?.[1];
 
 describe('old short names', () => {
   it('redirect the page, its files and oEmbed to the renamed map, keeping the query', async () => {
@@ -173,7 +173,7 @@ describe('commercial basemaps in the browser', () => {
     const owners = await me.browser.request(map.path);
     expect(styleOf(owners.html)).toBe('/basemaps/classic/style.json');
     expect(owners.html).toMatch(/This map had 5 views today, more than a map on Mapbox Streets may have without its owner's key, so visitors see it on the\s+Classic basemap until \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
-    expect(owners.html).toContain('<a href="/settings#provider-keys">Add your vector/raster map platform (public token) key</a>');
+    expect(owners.html).toContain('<a href="/settings#provider-keys">Add your Mapbox (public token) key</a>');
     // The owner adds a key: the map is on its basemap again at once, limit or not.
     await saveProviderKey(service.db, me.userId, 'map_platform', OWNER_KEY);
     expect(styleOf((await visitor.request(map.path)).html)).toBe(`/maps/${map.id}/basemap/style.json`);
@@ -233,6 +233,6 @@ describe('commercial basemaps in the browser', () => {
     expect(styleOf(visitor.html)).toBe('/basemaps/classic/style.json');
     expect(visitor.html).not.toContain('needs your');
     const owners = await me.browser.request(map.path);
-    expect(owners.html).toContain('Visitors see this map on the Classic basemap: Thunderforest Outdoors needs your tile provider (API key) key.');
+    expect(owners.html).toContain('Visitors see this map on the Classic basemap: Thunderforest Outdoors needs your Thunderforest (API key) key.');
   });
 });

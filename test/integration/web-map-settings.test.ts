@@ -79,7 +79,7 @@ describe('map settings on the map page', () => {
       expect(open).toContain(`<img src="/assets/basemap-previews/${id}.png"`);
     }
     // A commercial basemap names the key it needs and where to add it.
-    expect(open).toContain('Needs your vector/raster map platform key: <a href="/settings#provider-keys">add it in Settings</a>');
+    expect(open).toContain('Needs your Mapbox key: <a href="/settings#provider-keys">add it in Settings</a>');
     const visitor = await new Browser(service.url).request(`${map.path}?settings=1`);
     expect(visitor.status).toBe(200);
     expect(settingsOf(visitor.html)).toBe('');
@@ -108,7 +108,7 @@ describe('map settings on the map page', () => {
     const after = await me.browser.request(`${link}?settings=saved`);
     expect(after.html).toContain('<p class="notice" role="status">Settings saved.</p>');
     expect(after.html).toContain('<h1>Mountain lakes</h1>');
-    expect(after.html).toContain('data-map-style="/basemaps/dark/style.json"');
+    expect(after.html).toContain('"style":"/basemaps/dark/style.json"');
     const old = await me.browser.request(map.path);
     expect([old.status, old.headers.get('location')]).toEqual([302, link]);
   });
@@ -151,7 +151,7 @@ describe('map settings on the map page', () => {
     expect(ids((await service.call('map/list', editor.key, {})).editor)).toContain(map.id);
     expect((await service.call('map/get', outsider.key, { map_id: map.id })).error_code).toBe('map_not_found');
     expect((await viewer.browser.request(map.path)).status).toBe(200);
-    expect((await editor.browser.request(map.path)).html).toContain('data-save-url=');
+    expect((await editor.browser.request(map.path)).html).toContain('"saveUrl":');
     // The form shows them again, and the owner turns collaboration off: the editor stays named but edits no more.
     const form = settingsOf((await me.browser.request(`${map.path}?settings=1`)).html);
     expect(form).toContain(`name="viewer_users" type="text" value="${viewer.username}"`);
@@ -184,8 +184,10 @@ describe('map settings on the map page', () => {
     expect(preview.status).toBe(200);
     const section = settingsOf(preview.html);
     const shown = /aria-label="Description preview">([\s\S]*?)<\/div><\/div>/.exec(section)?.[1];
-    expect(shown).toContain('<a href="https://example.org" target="_blank" rel="noopener noreferrer nofollow">link</a> and <strong>bold</strong>.');
-    expect(shown).not.toMatch(/<script|alert\(|onerror/);
+    expect(shown).toContain('<a target="_blank" rel="nofollow ugc noopener noreferrer" href="https://example.org">link</a> and <strong>bold</strong>.');
+    // Raw HTML is shown as text (lib/markdown/render.ts).
+    expect(shown).not.toMatch(/<script|<img/);
+    expect(shown).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     // What was typed stays in the form, as text.
     expect(section).toContain('**bold**.&lt;script>alert(1)&lt;/script>');
     expect(section).toContain('value="Changed but not saved"');
@@ -243,7 +245,7 @@ describe('map settings on the map page', () => {
     expect(form).toContain('name="title"');
     expect(form).not.toMatch(/name="(short_name|visibility|editor_users|viewer_users|sharing)"/);
     expect(form).toContain(`are for its owner, ${me.username}, to change`);
-    expect(form).toContain("Needs the owner's vector/raster map platform key.");
+    expect(form).toContain("Needs the owner's Mapbox key.");
     const saved = await editor.browser.submit(`${path}?settings=1`, `/maps/${map.id}/settings`, { title: 'Lakes we share', description: 'By two.', basemap: 'light' });
     expect(saved.headers.get('location')).toBe(`${path}?settings=saved#map-settings`);
     expect(await service.call('map/get', me.key, { map_id: map.id })).toMatchObject({ title: 'Lakes we share', description: 'By two.', basemap: 'light', visibility: 'select', short_name: 'shared-lakes' });
@@ -310,7 +312,7 @@ describe('map settings on the map page', () => {
     await me.browser.submit('/settings', '/settings/provider-keys', { kind: 'map_platform', key: OWNER_KEY });
     const form = settingsOf((await me.browser.request(`${map.path}?settings=1`)).html);
     expect(form).toContain(`<img src="/maps/${map.id}/basemap-previews/mapbox-streets.png"`);
-    expect(form).toContain('Uses your vector/raster map platform key.');
+    expect(form).toContain('Uses your Mapbox key.');
     expect((await png(`/maps/${map.id}/basemap-previews/mapbox-streets.png`)).centre).toEqual([0x33, 0x66, 0xcc]);
     // Others may not have the owner's key drawn for them.
     expect((await new Browser(service.url).request(`/maps/${map.id}/basemap-previews/mapbox-streets.png`)).status).toBe(404);

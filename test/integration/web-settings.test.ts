@@ -36,7 +36,12 @@ describe('settings', () => {
     expect(listed.html).toMatch(/nightly import<\/td><td>\d{4}-\d\d-\d\d<\/td><td>never<\/td>/);
     expect((await service.call('map/list', key!, {})).error).toBeUndefined();
     expect((await browser.request('/settings')).html).toMatch(/nightly import<\/td><td>\d{4}-\d\d-\d\d<\/td><td>\d{4}-\d\d-\d\d<\/td>/);
-    const revoked = await browser.submit('/settings', '/settings/api-keys/revoke', { prefix });
+    // Revoke asks first, naming the key, and changes nothing until it is confirmed.
+    const asked = await browser.submit('/settings', '/settings/api-keys/revoke', { prefix });
+    expect(asked.html).toContain(`Revoke the key <strong>nightly import</strong> (<code>mps_${prefix}_…</code>)?`);
+    expect(asked.html).toContain('<input type="hidden" name="confirm" value="1"/>');
+    expect((await service.call('map/list', key!, {})).error).toBeUndefined();
+    const revoked = await browser.submit('/settings', '/settings/api-keys/revoke', { prefix, confirm: '1' });
     expect(revoked.html).toContain('The key is revoked');
     expect(revoked.html).not.toContain(`mps_${prefix}_…`);
     expect(await service.call('map/list', key!, {})).toMatchObject({ error_code: 'invalid_api_key' });
@@ -58,7 +63,7 @@ describe('settings', () => {
     const unknownKind = await browser.submit('/settings', '/settings/provider-keys', { kind: 'nope', key: 'abcdefgh1234' });
     expect(unknownKind.status).toBe(400);
     const page = await browser.request('/settings');
-    for (const label of ['Vector/raster map platform (public token)', 'Location platform (API key)', 'GIS platform (API key)', 'Tile provider (API key)']) {
+    for (const label of ['Mapbox (public token)', 'HERE (API key)', 'Esri ArcGIS (API key)', 'Thunderforest (API key)']) {
       expect(page.html).toContain(`>${label}</label>`);
     }
     const removed = await browser.submit('/settings', '/settings/provider-keys/remove', { kind: 'map_platform' });

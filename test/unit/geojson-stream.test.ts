@@ -59,7 +59,7 @@ describe('GeoJSON FeatureCollections, one feature at a time', () => {
   it('refuses duplicate ids, undefined groups and broken features with the feature named', () => {
     expect(errorOf(`{"type":"FeatureCollection","features":[${point(',"id":2')},${point(',"id":2')}]}`)).toContain('id 2 is already used by feature index 0');
     expect(errorOf(`{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"group":9}}]}`)).toContain('names group 9');
-    expect(errorOf(`{"type":"FeatureCollection","features":[${point()},{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"a":tru}}]}`)).toMatch(/^the file is not valid JSON: .*\(in feature index 1\)$/);
+    expect(errorOf(`{"type":"FeatureCollection","features":[${point()},{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"a":tru}}]}`)).toMatch(/^the file is not valid JSON: .*\(in feature index 1(, which begins at line 1, column \d+)?\)$/);
   });
 
   it('explains keys with bad escapes as a parse of the whole file does', () => {

@@ -79,6 +79,8 @@ class ImportDialog {
   private readonly groupTitle = element('input', { id: 'import-group-title', type: 'text', maxlength: '500' });
   private readonly groupField = element('p', { class: 'field' });
   private readonly status = element('p', { class: 'import-status', role: 'status' });
+  /** The bytes sent, then (no value: moving) the import's reading of them. */
+  private readonly progress = element('progress', { class: 'import-progress', max: '1', 'aria-label': 'Import progress' });
   private readonly summary = element('section', { class: 'import-summary', 'aria-label': 'Import summary' });
   private readonly importButton = element('button', { type: 'submit' }, 'Import');
   private readonly closeButton = element('button', { type: 'button', class: 'secondary' }, 'Cancel');
@@ -96,7 +98,8 @@ class ImportDialog {
     const actions = element('p', { class: 'actions' });
     actions.append(this.importButton, this.closeButton);
     this.summary.hidden = true;
-    this.form.append(element('h2', { id: 'import-heading' }, 'Import a file'), hint, fileField, checkbox, this.groupField, this.status, this.summary, actions);
+    this.progress.hidden = true;
+    this.form.append(element('h2', { id: 'import-heading' }, 'Import a file'), hint, fileField, checkbox, this.groupField, this.status, this.progress, this.summary, actions);
     this.dialog.append(this.form);
     document.body.append(this.dialog);
 
@@ -165,9 +168,18 @@ class ImportDialog {
     this.importButton.disabled = true;
     this.closeButton.disabled = true;
     this.say(`Sending “${file.name}” (${megabytes(file.size)})…`);
+    this.progress.value = 0;
+    this.progress.hidden = false;
     try {
       const { status, answer } = await send(this.options, form, (sent) => {
-        this.say(sent < 1 ? `Sending “${file.name}”: ${Math.floor(sent * 100)}%…` : `Importing “${file.name}”: reading its items…`);
+        if (sent < 1) {
+          this.progress.value = sent;
+          this.say(`Sending “${file.name}”: ${megabytes(sent * file.size)} of ${megabytes(file.size)} (${Math.floor(sent * 100)}%)…`);
+        } else {
+          // Sent: the bar moves without a value while the service reads the file.
+          this.progress.removeAttribute('value');
+          this.say(`Importing “${file.name}”: reading its items…`);
+        }
       });
       if (status !== 200 || !answer.import) return this.say(answer.error ?? 'The file could not be imported.', true);
       this.showSummary(answer);
@@ -175,6 +187,7 @@ class ImportDialog {
       this.say('The file could not be sent: the service did not answer. Try again.', true);
     } finally {
       this.running = false;
+      this.progress.hidden = true;
       this.importButton.disabled = false;
       this.closeButton.disabled = false;
     }

@@ -5,6 +5,7 @@
 // move up or down, delete with its content moved out or deleted too), and dragging — a group or an
 // item dropped on a group's title goes into that group; a group dropped on the upper edge of
 // another's title goes before it; anything dropped on the list's heading leaves its group.
+import { swatchOf, swatchShapes, type ItemSwatch, type SwatchKind } from '../../lib/itemSwatch.js';
 import { isTextLabel } from '../../lib/textLabels.js';
 import { element } from './itemPanel.js';
 import { groupOf, groupOutline, withinGroup, type GroupId, type MapGroup } from './groups.js';
@@ -34,6 +35,25 @@ const KINDS: Record<string, [string, string]> = {
 };
 
 export const kindOf = (feature: MapFeature): [string, string] => (isTextLabel(feature) ? ['text', 'Text label'] : (KINDS[feature.geometry?.type ?? ''] ?? ['item', 'Item']));
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** An item's kind in its colour, with its icon (lib/itemSwatch.ts): as the page's list draws it on the server. */
+function swatchElement(swatch: ItemSwatch, label: string): SVGSVGElement {
+  const svg = document.createElementNS(SVG, 'svg');
+  for (const [name, value] of Object.entries({ class: `kind kind-${swatch.kind}`, viewBox: '0 0 14 14', width: '14', height: '14', role: 'img', 'aria-label': label })) svg.setAttribute(name, value);
+  const { shape, image } = swatchShapes(swatch);
+  const drawn = document.createElementNS(SVG, shape.tag);
+  for (const [name, value] of Object.entries(shape.attributes)) drawn.setAttribute(name, value);
+  if (shape.tag === 'text') drawn.textContent = 'T';
+  svg.append(drawn);
+  if (image) {
+    const picture = document.createElementNS(SVG, 'image');
+    for (const [name, value] of Object.entries(image)) picture.setAttribute(name, value);
+    svg.append(picture);
+  }
+  return svg;
+}
 
 export function itemTitle(feature: MapFeature): string {
   const title = feature.properties?.title;
@@ -184,7 +204,7 @@ export class ItemList {
     if (this.editing) entry.draggable = true;
     entry.append(
       eyeButton('item', `Show or hide ${title}`),
-      element('span', { class: `kind kind-${kind}`, role: 'img', 'aria-label': kindLabel }),
+      swatchElement(swatchOf(kind as SwatchKind, feature.properties), kindLabel),
       element('button', { type: 'button', class: 'link item-title', 'data-open-item': '' }, title),
     );
     if (hidden) entry.append(element('span', { class: 'badge' }, 'hidden'));

@@ -1,19 +1,31 @@
 // The map page's interactive part: the map (through the adapter) over the built-in basemap, the
 // item list's eye toggles and filter, popups. The page works without it (its static image and
 // list are server-rendered); this replaces the image by the map once the data is in.
+import { MAP_CONFIG_ID, MAP_HOLDER_SELECTOR, type MapPageConfig } from '../../lib/mapPageConfig.js';
 import { createMapView, type MapFeature } from './mapAdapter.js';
+import { startCopyButtons } from './copyButtons.js';
 import { startEditor } from './editor.js';
 import type { MapGroup } from './groups.js';
 import { PlaceSearch } from './placeSearch.js';
 import { popupContent } from './popup.js';
 
+/**
+ * The page's configuration: the one JSON script in the head (lib/mapPageConfig.ts), never an
+ * attribute in the body, where a description or a popup could put one of its own.
+ */
+function pageConfig(): MapPageConfig | undefined {
+  const script = document.head.querySelector<HTMLScriptElement>(`script#${MAP_CONFIG_ID}[type="application/json"]`);
+  return script?.textContent ? (JSON.parse(script.textContent) as MapPageConfig) : undefined;
+}
+
 async function start(): Promise<void> {
-  const holder = document.querySelector<HTMLElement>('[data-map-geojson]');
-  if (!holder) return;
+  const config = pageConfig();
+  const holder = document.querySelector<HTMLElement>(MAP_HOLDER_SELECTOR);
+  if (!config || !holder) return;
   // An embed shows its picture until Play is pressed: nothing more is loaded before.
-  const play = holder.querySelector<HTMLButtonElement>('[data-play]');
+  const play = holder.querySelector<HTMLButtonElement>(':scope > button.play');
   if (play) await new Promise((resolve) => play.addEventListener('click', resolve, { once: true }));
-  const [response] = await Promise.all([fetch(holder.dataset.mapGeojson!, { credentials: 'same-origin' }), document.fonts.load('12px "Noto Sans"').catch(() => undefined)]);
+  const [response] = await Promise.all([fetch(config.geojson, { credentials: 'same-origin' }), document.fonts.load('12px "Noto Sans"').catch(() => undefined)]);
   if (!response.ok) return;
   const document_ = (await response.json()) as { features: MapFeature[]; groups?: MapGroup[] };
   const container = document.createElement('div');
@@ -21,7 +33,7 @@ async function start(): Promise<void> {
   container.setAttribute('role', 'region');
   container.setAttribute('aria-label', 'Interactive map');
   holder.replaceChildren(container);
-  const view = await createMapView(container, holder.dataset.mapStyle!, document_.features);
+  const view = await createMapView(container, config.style, document_.features);
   const hidden = new Set(document_.features.filter((f) => f.properties?.visible === false || f.properties?.visible === 0).map((f) => f.id));
   view.setHidden(hidden);
   // Eye toggles: an item's button hides or shows it; a group's, everything inside it.
@@ -89,19 +101,14 @@ async function start(): Promise<void> {
   /** The map opened framed on its items; those `element` covers are framed below it, until the map is moved. */
   const keepClearOf = (element: HTMLElement) =>
     new ResizeObserver(() => view.keepClearOfTop(element.getBoundingClientRect().bottom - container.getBoundingClientRect().top)).observe(element);
-  if (holder.dataset.saveUrl) {
+  if (config.edit) {
     // The owner or an editor: the editor's toolbar over the map, the item panel in the side panel.
     const editor = startEditor({
       view,
       features: document_.features,
       groups: document_.groups ?? [],
       revision: Number(response.headers.get('x-map-revision') ?? 0),
-      saveUrl: holder.dataset.saveUrl,
-      importUrl: holder.dataset.importUrl,
-      versionsUrl: holder.dataset.versionsUrl,
-      imagesUrl: holder.dataset.imagesUrl,
-      markersUrl: holder.dataset.markersUrl,
-      csrf: holder.dataset.csrf ?? '',
+      ...config.edit,
       toolbarHost: mapBar,
       places,
       panelHost: document.querySelector<HTMLElement>('.side-panel') ?? document.body,
@@ -121,4 +128,5 @@ async function start(): Promise<void> {
   }
 }
 
+startCopyButtons();
 void start();

@@ -389,6 +389,14 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
       content.style.overflowY = 'auto';
       content.tabIndex = 0; // a region that scrolls must be reachable with the keyboard
       popup = new maplibregl.Popup({ maxWidth: '320px', focusAfterOpen: true }).setLngLat(at).setDOMContent(content).addTo(map);
+      // Escape closes it, as a dialog does, and the keyboard goes back to the map.
+      const opened = popup;
+      opened.getElement().addEventListener('keydown', (event) => {
+        if (event.key !== 'Escape') return;
+        event.stopPropagation();
+        opened.remove();
+        map.getCanvas().focus();
+      });
       // The tip takes the photo's tip colour (set on the content by the popup's builder).
       const tip = content.style.getPropertyValue('--tip-color');
       if (tip) popup.getElement().style.setProperty('--tip-color', tip);

@@ -1,10 +1,21 @@
-// A feature's popup: title, Markdown description (marked, then DOMPurify: no script, no handler,
-// no unsafe URL survives), link, photo (the responsive size for the screen, its average colour
-// while it loads, the tip in its tip colour), and media from `media_url` (YouTube and Vimeo as a
-// player, other addresses as a link).
+// A feature's popup: title, Markdown description (marked over bounded input, as on the server:
+// lib/markdown/render.ts, then DOMPurify to the descriptions'
+// subset of lib/markdown/policy.ts: no script, handler, data-*, id, class or style, links to
+// http(s) and mailto only; raw HTML of KML descriptions is kept within that subset), link, photo
+// (the responsive size for the screen, its average colour while it loads, the tip in its tip
+// colour), and media from `media_url` (YouTube and Vimeo as a player, other addresses as a link).
 import DOMPurify from 'dompurify';
-import { marked } from 'marked';
+import { LINK_REL, PURIFY_CONFIG } from '../../lib/markdown/policy.js';
+import { boundedMarkdown } from '../../lib/markdown/render.js';
 import { MEDIA_ID, type MapFeature } from './mapAdapter.js';
+
+// The descriptions' policy (lib/markdown/policy.ts): the Markdown subset, links in a new tab, marked as the visitor's.
+DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+  if (node.tagName === 'A' && node.getAttribute('href')) {
+    node.setAttribute('target', '_blank');
+    node.setAttribute('rel', LINK_REL);
+  }
+});
 
 const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
 const webAddress = (value: string): string | undefined => {
@@ -59,7 +70,7 @@ export function popupContent(feature: MapFeature): HTMLElement {
   const description = text(properties.description);
   if (description) {
     const body = element('div', { class: 'description' });
-    body.innerHTML = DOMPurify.sanitize(marked.parse(description, { async: false }) as string, { ADD_ATTR: ['target'] });
+    body.innerHTML = DOMPurify.sanitize(boundedMarkdown(description), PURIFY_CONFIG);
     box.append(body);
   }
   const link = webAddress(text(properties.url));

@@ -1,16 +1,18 @@
 // The account pages: sign up, log in, check your mail, verification, password reset, messages.
 import { CsrfField, Field, Notice } from './layout.js';
 
-export function SignUpPage(props: { csrf: string; username?: string; email?: string; error?: string }) {
+export function SignUpPage(props: { csrf: string; username?: string; email?: string; error?: string; errors?: Partial<Record<'username' | 'email' | 'password', string>> }) {
+  const errors = props.errors ?? {};
+  const count = Object.keys(errors).length;
   return (
     <section class="card">
       <h1>Sign up</h1>
-      <Notice error={props.error} />
+      <Notice error={props.error ?? (count > 0 ? `Nothing was sent: ${count === 1 ? 'one field needs' : `${count} fields need`} correcting, as said under ${count === 1 ? 'it' : 'each'}.` : undefined)} />
       <form method="post" action="/signup">
         <CsrfField token={props.csrf} />
-        <Field label="Username" name="username" value={props.username} autocomplete="username" hint="2 to 40 letters, digits, - or _; your maps' addresses start with it." />
-        <Field label="E-mail address" name="email" type="email" value={props.email} autocomplete="email" hint="We send a link to verify it." />
-        <Field label="Password" name="password" type="password" autocomplete="new-password" hint="At least 8 characters." />
+        <Field label="Username" name="username" value={props.username} autocomplete="username" hint="2 to 40 letters, digits, - or _; your maps' addresses start with it." error={errors.username} />
+        <Field label="E-mail address" name="email" type="email" value={props.email} autocomplete="email" hint="We send a link to verify it." error={errors.email} />
+        <Field label="Password" name="password" type="password" autocomplete="new-password" hint="At least 8 characters." error={errors.password} />
         <button type="submit">Create account</button>
       </form>
       <p>

@@ -2,6 +2,7 @@
 // interactive map once Play is pressed (the map page's front end), the item list beside it when
 // the embed code asks for the side panel.
 import type { ItemTree } from '../../lib/mapItems.js';
+import { MapConfigScript } from './mapConfigScript.js';
 import { ItemList } from './mapPage.js';
 
 export interface EmbedPageProps {
@@ -24,6 +25,7 @@ export function EmbedPage(props: EmbedPageProps) {
         <link rel="stylesheet" href="/assets/site.css" />
         <link rel="stylesheet" href="/assets/maplibre/maplibre-gl.css" />
         <link rel="stylesheet" href="/basemaps/fonts/noto-sans.css" />
+        <MapConfigScript config={{ geojson: `${props.path}/map.geojson`, style: props.styleUrl }} />
         <script type="module" src="/assets/app.js" />
       </head>
       <body class="embed">
@@ -38,9 +40,9 @@ export function EmbedPage(props: EmbedPageProps) {
               <ItemList tree={props.tree} />
             </aside>
           ) : null}
-          <figure class="map-view embed-view" data-map-geojson={`${props.path}/map.geojson`} data-map-style={props.styleUrl} data-map-play="">
+          <figure class="map-view embed-view">
             <img src={`${props.path}/static.png`} width={1200} height={630} alt={`Map: ${props.title}`} />
-            <button type="button" class="play" data-play="" aria-label={`Play: open the interactive map ${props.title}`}>
+            <button type="button" class="play" aria-label={`Play: open the interactive map ${props.title}`}>
               ▶
             </button>
           </figure>

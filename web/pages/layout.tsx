@@ -1,6 +1,8 @@
 // The frame of every server-rendered page: header with the account links, the page's content,
 // the stylesheet. Rendered by preact-render-to-string (text is escaped by default).
 import type { ComponentChildren } from 'preact';
+import type { MapPageConfig } from '../../lib/mapPageConfig.js';
+import { MapConfigScript } from './mapConfigScript.js';
 
 export interface Viewer {
   username: string;
@@ -15,10 +17,12 @@ export interface LayoutProps {
   scripts?: string[];
   /** The oEmbed discovery link of a map page. */
   oembed?: string | undefined;
+  /** A map page's front-end configuration, in the head (lib/mapPageConfig.ts). */
+  mapConfig?: MapPageConfig | undefined;
   children: ComponentChildren;
 }
 
-export function Layout({ title, viewer, csrf, styles = [], scripts = [], oembed, children }: LayoutProps) {
+export function Layout({ title, viewer, csrf, styles = [], scripts = [], oembed, mapConfig, children }: LayoutProps) {
   return (
     <html lang="en">
       <head>
@@ -31,6 +35,7 @@ export function Layout({ title, viewer, csrf, styles = [], scripts = [], oembed,
           <link key={href} rel="stylesheet" href={href} />
         ))}
         {oembed ? <link rel="alternate" type="application/json+oembed" href={oembed} title={title} /> : null}
+        {mapConfig ? <MapConfigScript config={mapConfig} /> : null}
         {scripts.map((src) => (
           <script key={src} type="module" src={src} />
         ))}
@@ -81,16 +86,25 @@ export interface FieldProps {
   autocomplete?: 'username' | 'email' | 'new-password' | 'current-password';
   hint?: string;
   required?: boolean;
+  /** What is wrong with what was typed: shown under the field, tied to it, the field marked invalid. */
+  error?: string | undefined;
 }
 
 /** A labelled input; the hint is tied to it for screen readers. */
-export function Field({ label, name, type = 'text', value, autocomplete, hint, required = true }: FieldProps) {
+export function Field({ label, name, type = 'text', value, autocomplete, hint, required = true, error }: FieldProps) {
   const hintId = hint ? `${name}-hint` : undefined;
+  const errorId = error ? `${name}-error` : undefined;
+  const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined;
   return (
     <p class="field">
       <label for={name}>{label}</label>
       {/* Preact 11 types each input type as its own case; a union of three does not narrow. */}
-      <input id={name} name={name} type={type as 'text'} value={value} autocomplete={autocomplete} required={required} aria-describedby={hintId} />
+      <input id={name} name={name} type={type as 'text'} value={value} autocomplete={autocomplete} required={required} aria-describedby={describedBy} {...(error ? { 'aria-invalid': 'true' } : {})} />
+      {error ? (
+        <small id={errorId} class="field-error">
+          {error}
+        </small>
+      ) : null}
       {hint ? (
         <small id={hintId} class="hint">
           {hint}

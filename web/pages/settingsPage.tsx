@@ -27,6 +27,8 @@ export interface SettingsProps {
   apiKeys: ApiKeyRow[];
   /** A key just created: shown this once. */
   newKey?: { key: string; name: string };
+  /** Revoke was pressed for this key: asked once more before it is done. */
+  confirmRevoke?: { prefix: string; name: string };
   providerKeys: ProviderKeyRow[];
   error?: string;
   notice?: string;
@@ -101,6 +103,22 @@ export function SettingsPage(props: SettingsProps) {
             </button>
           </p>
         </div>
+      ) : null}
+      {props.confirmRevoke ? (
+        <form method="post" action="/settings/api-keys/revoke#developer" class="notice confirm" aria-labelledby="confirm-revoke">
+          <CsrfField token={props.csrf} />
+          <input type="hidden" name="prefix" value={props.confirmRevoke.prefix} />
+          <input type="hidden" name="confirm" value="1" />
+          <p id="confirm-revoke">
+            Revoke the key <strong>{props.confirmRevoke.name || `mps_${props.confirmRevoke.prefix}_…`}</strong> (<code>mps_{props.confirmRevoke.prefix}_…</code>)? Programs using it are refused from then on, and a revoked key cannot be brought back.
+          </p>
+          <p>
+            <button type="submit" class="danger">
+              Revoke it
+            </button>{' '}
+            <a href="/settings#developer">Keep it</a>
+          </p>
+        </form>
       ) : null}
       {props.apiKeys.length > 0 ? (
         <div class="table-scroll">

@@ -2,11 +2,14 @@
 // groups as nested Folders, each item a Placemark with its name, description, visibility, an
 // inline Style with its colour (IconStyle for points, LineStyle and a quarter-opaque PolyStyle for
 // areas, `stroke-width` as the line width; a text label's Style shows its name alone:
-// ../kmlTextLabels.ts) and its other properties as ExtendedData. Every
+// ../kmlTextLabels.ts) and its other properties as ExtendedData; descriptions (the map's and the
+// items') as escaped plain text, which Google Earth shows as text, never runs as HTML
+// (../kmlDescriptions.ts). Every
 // geometry is written (multi-part ones and collections as MultiGeometry, altitude kept). Uploaded
 // images and custom markers are files of this service, which a plain KML cannot carry: left out.
 import type { Geometry, GroupId, MapFeature, MapGroup, Position } from '../../geojson/model.js';
 import { isTextLabel } from '../../textLabels.js';
+import { DESCRIPTION_FORMAT, escapedDescription } from '../kmlDescriptions.js';
 import { textLabelStyleKml } from '../kmlTextLabels.js';
 import { propertyText, xmlText } from './xmlText.js';
 
@@ -68,7 +71,7 @@ function placemarkKml(feature: MapFeature): string {
     '<Placemark>' +
     (name !== undefined ? `<name>${xmlText(name)}</name>` : '') +
     (p.visible === false || p.visible === 0 ? '<visibility>0</visibility>' : '') +
-    (description !== undefined ? `<description>${xmlText(description)}</description>` : '') +
+    (description !== undefined ? `<description>${xmlText(escapedDescription(description))}</description>` : '') +
     styleKml(feature) +
     (data ? `<ExtendedData>${data}</ExtendedData>` : '') +
     geometryKml(feature.geometry) +
@@ -103,7 +106,8 @@ export function kmlOfMap(map: { title: string; description: string }, features: 
   return (
     '<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2"><Document>' +
     `<name>${xmlText(map.title)}</name>` +
-    (map.description ? `<description>${xmlText(map.description)}</description>` : '') +
+    (map.description ? `<description>${xmlText(escapedDescription(map.description))}</description>` : '') +
+    `<ExtendedData><Data name="${DESCRIPTION_FORMAT.name}"><value>${DESCRIPTION_FORMAT.value}</value></Data></ExtendedData>` +
     '\n' +
     (items.get(undefined) ?? []).map(placemarkKml).join('') +
     (children.get(undefined) ?? []).map(folder).join('') +

@@ -7,7 +7,8 @@
 //   kind, else a GeometryCollection), gx:Track / gx:MultiTrack (→ LineString / MultiLineString,
 //   `when` times in `times`). Altitude is kept as a third coordinate. Rings that are not closed
 //   are closed; a placemark with any invalid geometry is skipped with the reason and its line.
-// - name → title, description → description (text kept as is: it is inert data here),
+// - name → title, description → description (text kept as is: it is inert data here; the
+//   escaped text of this service's own download unescaped, ../kmlDescriptions.ts),
 //   visibility 0 (of the placemark or an enclosing Folder/Document) → visible: false,
 //   TimeStamp → time, TimeSpan → begin/end, ExtendedData Data/SimpleData → properties (never
 //   replacing the properties set here), gx:SimpleArrayData → lists.
@@ -24,6 +25,7 @@ import type { SkippedItem } from '../skipped.js';
 import { plural, SkipList } from '../skipped.js';
 import { FeatureList, type FeatureSink } from '../types.js';
 import { buildGeometry, KmlGeometryReader, partsKind, partTimes, type GeometryTarget } from './kmlGeometry.js';
+import { DESCRIPTION_FORMAT, unescapedDescription } from '../kmlDescriptions.js';
 import { descriptionImage } from './kmlImages.js';
 import { KmlStyles, type StyleData, type StyledFeature } from './kmlStyles.js';
 import { setDataProperty } from './properties.js';
@@ -111,6 +113,8 @@ class KmlHandler implements XmlHandler {
 
   // ExtendedData being read.
   private dataName: string | undefined;
+  /** The file is this service's download, whose descriptions are escaped text (../kmlDescriptions.ts). */
+  private escapedDescriptions = false;
   private arrayData: { name: string; values: string[] } | null = null;
 
   // Text being collected.
@@ -281,7 +285,7 @@ class KmlHandler implements XmlHandler {
       case 'description':
         if (parent === 'Placemark' && placemark !== null) {
           const description = raw.trim();
-          if (description !== '') placemark.description = description;
+          if (description !== '') placemark.description = this.escapedDescriptions ? unescapedDescription(description) : description;
         }
         return;
       case 'visibility': {
@@ -303,6 +307,8 @@ class KmlHandler implements XmlHandler {
       case 'value':
         if (parent === 'Data') {
           if (placemark !== null && this.dataName !== undefined) (placemark.data ??= []).push(this.dataName, raw.trim());
+          // This service's own download: its descriptions are escaped text (../kmlDescriptions.ts).
+          else if (placemark === null && this.dataName === DESCRIPTION_FORMAT.name && raw.trim() === DESCRIPTION_FORMAT.value) this.escapedDescriptions = true;
         } else if (parent === 'SimpleArrayData' && this.arrayData !== null) {
           this.arrayData.values.push(raw.trim());
         }
