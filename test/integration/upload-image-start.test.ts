@@ -3,6 +3,7 @@
 // task of the write, instead of as a child workflow whose start event it had to wait for. The
 // image is still rendered, once; histories of uploads from before the change (a child workflow,
 // test/fixtures/histories/upload-map-child-image.bin, recorded with that code) still replay.
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -51,16 +52,14 @@ describe('map/upload and its first image', () => {
 
   it('answers once the map exists: the image workflow is started by a local activity, not as a child, and renders once', async () => {
     const owner = await service.newUser();
-    const since = new Date(Date.now() - 1_000);
-    const answer = await service.send('map/upload', owner.key, { file_type: 'geojson', visibility: 'public' }, point);
+    // Named by an Idempotency-Key, the upload's workflow is this one (other test files upload in the same namespace).
+    const idempotencyKey = randomUUID();
+    const answer = await service.send('map/upload', owner.key, { file_type: 'geojson', visibility: 'public' }, point, { 'idempotency-key': idempotencyKey });
     expect(answer.error).toBeUndefined();
     const mapId = answer.id as number;
     await waitForImage(mapId);
 
-    const uploads = [];
-    for await (const workflow of client.workflow.list({ query: `WorkflowType = 'uploadMap' AND StartTime >= '${since.toISOString()}'` })) uploads.push(workflow);
-    expect(uploads).toHaveLength(1);
-    uploadWorkflowId = uploads[0]!.workflowId;
+    uploadWorkflowId = `upload:${owner.userId}:${idempotencyKey}`;
     uploadHistory = await client.workflow.getHandle(uploadWorkflowId).fetchHistory();
     const events = kinds(uploadHistory);
     // No child workflow, so no wait for its start event and no workflow task after the write.
