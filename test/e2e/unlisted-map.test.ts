@@ -29,8 +29,8 @@ describe('an unlisted map in Chromium', () => {
       await page.locator('.map-view[data-map-drawn]').waitFor({ timeout: 20_000 });
       expect(await page.getByRole('button', { name: 'Show or hide Hidden spring' }).count()).toBe(1);
       await page.getByText('Share', { exact: true }).click();
-      expect(await page.getByLabel('Link').inputValue()).toBe(map.url);
-      expect(await page.getByLabel('Embed code (768×576)').inputValue()).toContain(`src="${service.url}/embed/${ref}"`);
+      expect(await page.getByRole('textbox', { name: 'Link' }).inputValue()).toBe(map.url);
+      expect(await page.getByRole('textbox', { name: 'Embed code (768×576)' }).inputValue()).toContain(`src="${service.url}/embed/${ref}"`);
       expect(await page.getByText('Only people who have this link or an embed code can open this map.').isVisible()).toBe(true);
       await page.locator('details.share').first().screenshot({ path: `${SHOTS}/unlisted-share-${width}.png` });
       expect(await accessibilityViolations(page)).toEqual([]);

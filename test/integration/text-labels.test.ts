@@ -34,8 +34,8 @@ describe('text labels through the service', () => {
     expect(map.error).toBeUndefined();
     const path = new URL(map.url as string).pathname;
     const page = await (await fetch(`${service.url}${path}`)).text();
-    expect(page.match(/class="kind kind-text" aria-label="Text label"/g)).toHaveLength(2);
-    expect(page).toContain('class="kind kind-point" aria-label="Point"');
+    expect(page.match(/<svg class="kind kind-text"[^>]* aria-label="Text label">/g)).toHaveLength(2);
+    expect(page).toMatch(/<svg class="kind kind-point"[^>]* aria-label="Point">/);
 
     const expected = [['Rive droite', '#b03a2e', 24], ['Rive gauche', '#1d232a', 16], ['A pin']];
     const kml = await (await fetch(`${service.url}${path}/download.kml`)).text();
