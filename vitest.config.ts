@@ -6,6 +6,9 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // expect.poll waits for a page or a job to get somewhere: up to 10 s (vitest's 1 s default
+    // was too short for a browser test on CI's loaded machine). A wait's bound, not a speed check.
+    expect: { poll: { timeout: 10_000 } },
     // Two cores: integration files each run a worker; two at a time keeps them responsive.
     maxWorkers: 2,
     projects: [
