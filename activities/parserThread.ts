@@ -2,9 +2,6 @@
 // writing the document file (lib/formats/documentFile.ts) feature by feature. Every failure
 // becomes a plain message, because only structured-cloneable values cross the thread boundary.
 // With the file type 'guess' the format is first told from the content (lib/formats/guessFormat.ts).
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { AppError } from '../lib/errors.js';
 import { faultingSink } from './faultPoints.js';
 import { PARSERS } from '../lib/formats/index.js';
@@ -16,6 +13,7 @@ import type { ExtractedMedia, ParseOptions } from '../lib/formats/types.js';
 import { GUESSED_FORMAT_FILE_TYPES, type GuessedFormat, type ImportFileType } from '../lib/jobContracts.js';
 import type { SkippedItem } from '../lib/formats/skipped.js';
 import type { MediaRefs } from '../lib/maps.js';
+import { releaseLargeBuffers } from './threadBuffers.js';
 
 export interface ParserTask {
   /** 'guess': told by the file's content. */
@@ -50,25 +48,7 @@ export type ParserThreadResult =
     }
   | { ok: false; code: AppError['code']; message: string };
 
-// A thread's isolate frees large ArrayBuffers (a file window grown to a long feature, compact
-// coordinates, a spreadsheet's string table) only in a collection whose sweeping gets turns of
-// the thread's event loop to finish; a thread left idle after a large file would otherwise keep
-// them for good (measured: 63 MB per thread after one 19 MB GeoJSON; 1.78 GB idle after a burst
-// before the large readers). So after such a file the thread collects, giving it those turns.
-// The collector is reached through V8's --expose-gc, for contexts made after the flag is set.
-v8.setFlagsFromString('--expose-gc');
-const collect = vm.runInNewContext('gc') as () => void;
-/** ArrayBuffers of the isolate above which a finished parse is followed by a collection. */
-const RELEASE_AFTER_BYTES = 16 * 1024 * 1024;
-
-async function releaseLargeBuffers(): Promise<void> {
-  if (process.memoryUsage().arrayBuffers < RELEASE_AFTER_BYTES) return;
-  for (let round = 0; round < 3; round++) {
-    collect();
-    await nextTurn();
-  }
-}
-
+// After a job that made large buffers, the thread collects (threadBuffers.ts says why).
 export async function parseInThread(task: ParserTask): Promise<ParserThreadResult> {
   try {
     return await parse(task);

@@ -5,15 +5,13 @@
 // process that answers requests. Only structured-cloneable values cross the thread boundary.
 import fs from 'node:fs';
 import os from 'node:os';
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import type { MessagePort } from 'node:worker_threads';
 import { ImageData, loadImage, type Image } from '@napi-rs/canvas';
 import { basemapById, DEFAULT_BASEMAP } from '../lib/basemaps.js';
 import type { WorldBounds } from '../lib/render/mercator.js';
 import { renderMapImage, STATIC_IMAGE, THUMBNAIL, type BackgroundPainter, type ImageSize } from '../lib/render/renderMap.js';
 import { Scene } from '../lib/render/scene.js';
+import { releaseLargeBuffers } from './threadBuffers.js';
 
 export interface RenderTask {
   /** The activity's end of a channel: feature pages come in, the scene's needs go out. */
@@ -93,22 +91,7 @@ const painterOf = (bytes: Uint8Array, size: ImageSize): BackgroundPainter => asy
   ctx.putImageData(new ImageData(new Uint8ClampedArray(bytes.buffer, bytes.byteOffset, bytes.byteLength), size.width, size.height), 0, 0);
 };
 
-// As in the parser threads (parserThread.ts): an idle thread's isolate keeps large ArrayBuffers
-// (a large feature's compact coordinates, the canvases' pixels) until a collection whose sweeping
-// gets turns of the thread's event loop; after a render that made them, the thread collects.
-v8.setFlagsFromString('--expose-gc');
-const collect = vm.runInNewContext('gc') as () => void;
-/** ArrayBuffers of the isolate above which a finished render is followed by a collection. */
-const RELEASE_AFTER_BYTES = 16 * 1024 * 1024;
-
-async function releaseLargeBuffers(): Promise<void> {
-  if (process.memoryUsage().arrayBuffers < RELEASE_AFTER_BYTES) return;
-  for (let round = 0; round < 3; round++) {
-    collect();
-    await nextTurn();
-  }
-}
-
+// After a job that made large buffers, the thread collects (threadBuffers.ts says why).
 export async function renderInThread(task: RenderTask): Promise<RenderThreadResult> {
   try {
     return await render(task);
