@@ -11,21 +11,15 @@ import { createApiKey } from '../../lib/accounts.js';
 import { accountRepository } from '../../db/accounts.js';
 import { RATE_LIMITS } from '../../lib/accountLimits.js';
 import { inOneWindow } from '../support/limitWindows.js';
-import { linkIn, startSmtpInbox, type Mail, type SmtpInbox } from '../support/smtpInbox.js';
-import { startTestService, type TestService } from './harness.js';
-import { Browser, loggedInAccount } from './webClient.js';
+import { linkIn, type Mail, type SmtpInbox } from '../support/smtpInbox.js';
+import type { TestService } from './harness.js';
+import { Browser, loggedInAccount, startServiceWithInbox, stopServiceWithInbox } from './webClient.js';
 
 let service: TestService;
 let inbox: SmtpInbox;
 
-beforeAll(async () => {
-  inbox = await startSmtpInbox();
-  service = await startTestService({ config: { smtpUrl: inbox.url, mailFrom: 'Maps <maps@example.test>' } });
-});
-afterAll(async () => {
-  await service?.stop();
-  await inbox?.close();
-});
+beforeAll(async () => ({ service, inbox } = await startServiceWithInbox()));
+afterAll(() => stopServiceWithInbox({ service, inbox }));
 
 /** The link of a mail as a path of the service (the browser here asks the service itself). */
 const pathIn = (mail: Mail): string => {

@@ -8,21 +8,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RATE_LIMITS } from '../../lib/accountLimits.js';
 import { inOneWindow } from '../support/limitWindows.js';
-import { linkIn, startSmtpInbox, type SmtpInbox } from '../support/smtpInbox.js';
-import { startTestService, type TestService } from './harness.js';
-import { Browser } from './webClient.js';
+import { linkIn, type SmtpInbox } from '../support/smtpInbox.js';
+import type { TestService } from './harness.js';
+import { Browser, startServiceWithInbox, stopServiceWithInbox } from './webClient.js';
 
 let service: TestService;
 let inbox: SmtpInbox;
 
-beforeAll(async () => {
-  inbox = await startSmtpInbox();
-  service = await startTestService({ config: { smtpUrl: inbox.url, mailFrom: 'Maps <maps@example.test>' } });
-});
-afterAll(async () => {
-  await service?.stop();
-  await inbox?.close();
-});
+beforeAll(async () => ({ service, inbox } = await startServiceWithInbox()));
+afterAll(() => stopServiceWithInbox({ service, inbox }));
 // Each test's attempts within one quarter of an hour's window (the limits' windows are fixed).
 beforeEach(() => inOneWindow(RATE_LIMITS.loginPerAccount.windowMs));
 

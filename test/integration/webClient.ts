@@ -1,7 +1,8 @@
 // A browser for the web pages' tests without a browser: keeps cookies, sends forms with the
 // page's CSRF token the way a page's own form does, follows no redirect by itself.
 import { expect } from 'vitest';
-import type { TestService } from './harness.js';
+import { startSmtpInbox, type SmtpInbox } from '../support/smtpInbox.js';
+import { startTestService, type TestService } from './harness.js';
 
 /** A browser: keeps cookies, sends forms with the page's CSRF token, follows nothing by itself. */
 export class Browser {
@@ -94,4 +95,16 @@ export async function collaborationMap(
     await service.db('maps').where({ id: mapId }).update({ visibility: 'public', collaborate: false });
   };
   return { owner, editor, viewer, stranger, mapId, collaborationOff };
+}
+
+/** A test service whose mail goes to a local SMTP inbox (the account pages' tests read the links it sends). */
+export async function startServiceWithInbox(): Promise<{ service: TestService; inbox: SmtpInbox }> {
+  const inbox = await startSmtpInbox();
+  const service = await startTestService({ config: { smtpUrl: inbox.url, mailFrom: 'Maps <maps@example.test>' } });
+  return { service, inbox };
+}
+
+export async function stopServiceWithInbox({ service, inbox }: { service?: TestService; inbox?: SmtpInbox }): Promise<void> {
+  await service?.stop();
+  await inbox?.close();
 }
