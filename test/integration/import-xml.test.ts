@@ -77,6 +77,19 @@ describe('KML, KMZ and GPX imports', () => {
     expect(strava.short_name).toBe(strava.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, ''));
   });
 
+  it('uploads a Google Timeline export: tracks beside empty points, long tuples noted in the report', async () => {
+    const answer = await upload('kml', fixture('kml/google-timeline.kml'));
+    expect(answer.error).toBeUndefined();
+    expect(answer.import.features).toBe(4);
+    expect(JSON.stringify(answer.import.skipped)).toContain('more than 3 numbers');
+    const features = (await getMap(answer.id)).geojson.features as Feature[];
+    const walk = features.find((f) => f.properties.title === 'Walking')!;
+    expect(walk.geometry.type).toBe('LineString');
+    expect(walk.properties).toMatchObject({ begin: '2024-05-01T08:00:00.000Z', end: '2024-05-01T08:20:00.000Z', Category: 'Walking' });
+    expect(features.find((f) => f.properties.title === 'Googleplex')!.geometry).toEqual({ type: 'Point', coordinates: [-122.078, 37.427, 0] });
+    expect(features.find((f) => f.properties.title === 'Long tuple pin')!.geometry).toEqual({ type: 'Point', coordinates: [-122.08, 37.42, 0] });
+  });
+
   it('uploads a device GPX: waypoints, and a track with two segments as a MultiLineString with times', async () => {
     const answer = await upload('gpx', fixture('gpx/garmin.gpx'));
     expect(answer.error).toBeUndefined();

@@ -173,6 +173,76 @@ describe('Google My Maps KML', () => {
   });
 });
 
+describe('Google Timeline export (empty Point beside a gx:Track) and long coordinate tuples', () => {
+  const result = parse(fixture('google-timeline.kml'));
+
+  it('imports each placemark\'s track as a line with its time span, times and data', () => {
+    expect(result.document.features.map((feature) => feature.properties.title)).toEqual(['Walking', 'Googleplex', 'Driving', 'Long tuple pin']);
+    const walk = byTitle(result, 'Walking');
+    expect(walk.geometry).toEqual({
+      type: 'LineString',
+      coordinates: [
+        [-122.084, 37.422, 0],
+        [-122.081, 37.424, 0],
+        [-122.078, 37.427, 0],
+      ],
+    });
+    expect(walk.properties).toMatchObject({
+      begin: '2024-05-01T08:00:00.000Z',
+      end: '2024-05-01T08:20:00.000Z',
+      Category: 'Walking',
+      Distance: '1200',
+      times: ['2024-05-01T08:00:00.000Z', '2024-05-01T08:10:00.000Z', '2024-05-01T08:20:00.000Z'],
+    });
+  });
+
+  it('imports a track of one position as a point, its when as the time', () => {
+    const visit = byTitle(result, 'Googleplex');
+    expect(visit.geometry).toEqual({ type: 'Point', coordinates: [-122.078, 37.427, 0] });
+    expect(visit.properties).toMatchObject({
+      begin: '2024-05-01T08:20:00.000Z',
+      end: '2024-05-01T12:00:00.000Z',
+      time: '2024-05-01T08:20:00.000Z',
+      Category: 'Work',
+    });
+  });
+
+  it('keeps longitude, latitude and altitude of longer tuples and says so once in the report', () => {
+    expect(byTitle(result, 'Driving').geometry).toEqual({
+      type: 'LineString',
+      coordinates: [
+        [-122.078, 37.427, 0],
+        [-122.05, 37.39, 0],
+      ],
+    });
+    expect(byTitle(result, 'Long tuple pin').geometry).toEqual({ type: 'Point', coordinates: [-122.08, 37.42, 0] });
+    expect(result.skipped).toEqual([
+      { line: 75, reason: 'placemark "Nothing recorded": a Point has no coordinates' },
+      {
+        line: 53,
+        reason: '3 positions had more than 3 numbers; longitude, latitude and altitude were kept and the other numbers ignored',
+      },
+    ]);
+  });
+
+  it('reads a tuple of more than three numbers in any list, still refusing a non-number among them', () => {
+    const stats = { longTuples: 0 };
+    expect(parseCoordinateList('-122.08,37.42,0,20 1,2,3,4,5', stats)).toEqual([
+      [-122.08, 37.42, 0],
+      [1, 2, 3],
+    ]);
+    expect(stats.longTuples).toBe(2);
+    expect(parseCoordinateList('1,2,3,x')).toBe('"x" is not a number');
+    expect(parseCoordinateList('1,2,Infinity,4')).toMatch(/not a number|not a finite number/);
+  });
+
+  it('still refuses a file whose only placemark has an empty point and an empty track', () => {
+    const error = parseError(kml('<Placemark><name>Empty</name><Point><coordinates/></Point><gx:Track xmlns:gx="http://www.google.com/kml/ext/2.2"/></Placemark>'));
+    expect(error.code).toBe('no_features');
+    expect(error.message).toContain('a Point has no coordinates');
+  });
+});
+
 describe('gx:Track', () => {
   const result = parse(fixture('gx-track.kml'));
 
@@ -421,7 +491,7 @@ describe('KML details', () => {
       [1, 2, 3],
       [4, 5],
     ]);
-    expect(parseCoordinateList('1,2,3,4')).toBe('position 1 has more than 3 numbers');
+    expect(parseCoordinateList('1,2,3,4')).toEqual([[1, 2, 3]]);
     expect(parseCoordinateList('1,2,')).toBe('position 1 ends with a comma');
     expect(parseCoordinateList('1;2')).toBe('";2" is not a number');
   });

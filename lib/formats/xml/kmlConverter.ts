@@ -5,7 +5,10 @@
 // - Placemarks of every geometry (./kmlGeometry.ts): Point, LineString, LinearRing (→ a closed
 //   LineString), Polygon with inner rings, MultiGeometry (→ Multi* when all parts are of one
 //   kind, else a GeometryCollection), gx:Track / gx:MultiTrack (→ LineString / MultiLineString,
-//   `when` times in `times`). Altitude is kept as a third coordinate. Rings that are not closed
+//   `when` times in `times`; a track of one position → a Point, its `when` → `time`). Google
+//   Timeline exports put an empty <Point> beside their gx:Track: empty geometries add nothing.
+//   Altitude is kept as a third coordinate; a tuple of more numbers keeps the first three, said
+//   once in the import report. Rings that are not closed
 //   are closed; a placemark with any invalid geometry is skipped with the reason and its line.
 // - name → title, description → description (text kept as is: it is inert data here; the
 //   escaped text of this service's own download unescaped, ../kmlDescriptions.ts),
@@ -339,12 +342,13 @@ class KmlHandler implements XmlHandler {
     const state = this.placemark as PlacemarkState;
     this.placemark = null;
     this.dataName = undefined;
+    if (this.geometry.tuples.longTuples > 0) this.geometry.firstLongTupleLine ??= state.line;
     if (state.problem !== undefined) {
       this.skips.add(`${placemarkLabel(state)}: ${state.problem}`, state.line);
       return;
     }
     if (state.parts.length === 0) {
-      this.skips.add(`${placemarkLabel(state)}: no geometry with coordinates`, state.line);
+      this.skips.add(`${placemarkLabel(state)}: ${state.empty ?? 'no geometry with coordinates'}`, state.line);
       return;
     }
     if (this.featureCount >= MAX_FEATURES) {
@@ -364,6 +368,10 @@ class KmlHandler implements XmlHandler {
     for (const each of this.containers) if (each.hidden) hidden = true;
     if (hidden) properties.visible = false;
     if (state.time !== undefined) properties.time = state.time;
+    else {
+      const trackTime = state.parts.length === 1 ? state.parts[0]?.time : undefined;
+      if (trackTime !== undefined) properties.time = trackTime;
+    }
     if (state.begin !== undefined) properties.begin = state.begin;
     if (state.end !== undefined) properties.end = state.end;
     const times = partTimes(state.parts);
@@ -400,6 +408,16 @@ class KmlHandler implements XmlHandler {
     this.styles.apply(item, media === undefined ? undefined : (href) => media.marker(href));
   }
 
+  /** The import report's note on positions of more than three numbers, if any. */
+  longTupleNote(): void {
+    const count = this.geometry.tuples.longTuples;
+    if (count === 0) return;
+    this.skips.add(
+      `${plural(count, 'position')} had more than 3 numbers; longitude, latitude and altitude were kept and the other numbers ignored`,
+      this.geometry.firstLongTupleLine,
+    );
+  }
+
   /** Why nothing could be imported, for the no_features error. */
   nothingFoundMessage(): string {
     if (this.placemarkCount > 0) {
@@ -423,6 +441,7 @@ export function convertKml(text: string | Iterable<string>, media?: KmlMediaReso
   readXml(text, handler, { roots: ['kml'], what: 'KML file' });
   if (handler.featureCount === 0) throw new AppError('no_features', handler.nothingFoundMessage());
   handler.flushHeld();
+  handler.longTupleNote();
   return {
     document: { type: 'FeatureCollection', features: list?.features ?? [], groups: handler.groups },
     skipped: handler.skips.result(),

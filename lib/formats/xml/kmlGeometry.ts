@@ -1,11 +1,14 @@
 // KML geometry while it is read: Point, LineString, LinearRing (a closed LineString on its own),
 // Polygon with inner rings and gx:Track collect into parts of the placemark, which become one
 // GeoJSON geometry at its end (Multi* when all parts are of one kind, else a GeometryCollection).
-// A placemark with any invalid geometry gets the reason as its problem (it is then skipped).
+// A placemark with any invalid geometry gets the reason as its problem (it is then skipped). An
+// empty geometry (`<Point><coordinates/></Point>`, as Google Timeline exports write beside their
+// gx:Track) adds nothing: the placemark is made of its other parts, and only when it has none is
+// it skipped, for the empty geometry. A gx:Track of one position is a point.
 import type { Geometry, Position } from '../../geojson/model.js';
 import { CompactCoordinates } from '../compactCoordinates.js';
 import { plural } from '../skipped.js';
-import { closeRing, parseCoordinateList, parseSpacedPosition, readCoordinateTuples } from './positions.js';
+import { closeRing, parseCoordinateList, parseSpacedPosition, readCoordinateTuples, type TupleStats } from './positions.js';
 
 export const POINT = 0;
 export const LINE = 1;
@@ -16,12 +19,16 @@ export interface Part {
   /** A long line's positions are kept compactly (CompactCoordinates), not as arrays. */
   coordinates: Position | Position[] | Position[][] | CompactCoordinates;
   times?: string[];
+  /** A point from a gx:Track of one position: its `when`. */
+  time?: string;
 }
 
 /** What geometry is read into: the placemark's parts, or the reason it cannot be imported. */
 export interface GeometryTarget {
   parts: Part[];
   problem?: string;
+  /** The first empty geometry met: why the placemark is skipped if it has no other parts. */
+  empty?: string;
 }
 
 /** Coordinate texts longer than this (about 40,000 positions) become CompactCoordinates. */
@@ -75,6 +82,10 @@ export class KmlGeometryReader {
   private ringRole = 0; // 1 outer, 2 inner
   private track: { coords: Position[]; times: string[] } | null = null;
   private partsAtOpen = 0;
+  /** Positions of more than three numbers met in the whole file (their extra numbers ignored). */
+  readonly tuples: TupleStats = { longTuples: 0 };
+  /** Line of the first placemark with such a position. */
+  firstLongTupleLine: number | undefined;
 
   /** A geometry element starts (target: the placemark being read, if any). */
   open(name: string, target: GeometryTarget | null): void {
@@ -137,15 +148,14 @@ export class KmlGeometryReader {
       this.readLongLine(target, raw);
       return;
     }
-    const positions = parseCoordinateList(raw);
+    const positions = parseCoordinateList(raw, this.tuples);
     if (typeof positions === 'string') {
       target.problem = `${parent} coordinates: ${positions}`;
       return;
     }
+    if (positions.length === 0) return; // empty: noted when the element closes
     if (parent === 'Point') {
-      const position = positions[0];
-      if (position === undefined) target.problem = 'a Point has no coordinates';
-      else target.parts.push({ kind: POINT, coordinates: position });
+      target.parts.push({ kind: POINT, coordinates: positions[0] as Position });
       return;
     }
     if (parent === 'LineString') {
@@ -176,7 +186,7 @@ export class KmlGeometryReader {
   /** A gx:Track's <gx:coord>. */
   trackPosition(target: GeometryTarget, raw: string): void {
     if (this.track === null || target.problem !== undefined) return;
-    const position = parseSpacedPosition(raw);
+    const position = parseSpacedPosition(raw, this.tuples);
     if (typeof position === 'string') target.problem = `track position ${this.track.coords.length + 1}: ${position}`;
     else this.track.coords.push(position);
   }
@@ -185,7 +195,7 @@ export class KmlGeometryReader {
   private readLongLine(target: GeometryTarget, raw: string): void {
     const line = new CompactCoordinates(1);
     line.openList();
-    const problem = readCoordinateTuples(raw, (lon, lat, alt) => line.addPosition(lon, lat, alt));
+    const problem = readCoordinateTuples(raw, (lon, lat, alt) => line.addPosition(lon, lat, alt), this.tuples);
     if (problem !== null) {
       target.problem = `LineString coordinates: ${problem}`;
       return;
@@ -197,7 +207,7 @@ export class KmlGeometryReader {
 
   private checkHadCoordinates(name: string, target: GeometryTarget | null): void {
     if (target === null || target.problem !== undefined) return;
-    if (target.parts.length === this.partsAtOpen) target.problem = `a ${name} has no coordinates`;
+    if (target.parts.length === this.partsAtOpen) target.empty ??= `a ${name} has no coordinates`;
   }
 
   private finishPolygon(target: GeometryTarget | null): void {
@@ -216,8 +226,14 @@ export class KmlGeometryReader {
     const track = this.track;
     this.track = null;
     if (track === null || target === null || target.problem !== undefined) return;
-    if (track.coords.length < 2) {
-      target.problem = `a track has ${plural(track.coords.length, 'position')}; a line needs at least 2`;
+    if (track.coords.length === 0) {
+      target.empty ??= 'a track has no positions';
+      return;
+    }
+    if (track.coords.length === 1) {
+      const point: Part = { kind: POINT, coordinates: track.coords[0] as Position };
+      if (track.times.length === 1) point.time = track.times[0];
+      target.parts.push(point);
       return;
     }
     const part: Part = { kind: LINE, coordinates: track.coords };

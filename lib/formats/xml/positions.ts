@@ -23,25 +23,40 @@ function tokenAt(text: string, start: number, end: number): string {
   return JSON.stringify(text.slice(start, at));
 }
 
+/** Counts the tuples of more than three numbers a reader met (their extra numbers are ignored). */
+export interface TupleStats {
+  longTuples: number;
+}
+
 /**
  * A KML coordinate list: tuples `lon,lat[,alt]` separated by white space (white space after a
  * comma is tolerated). Returns the positions, or a string saying what is wrong. An empty text
- * gives an empty list.
+ * gives an empty list. A tuple of more than three numbers (`-122.08,37.42,0,20`, as some
+ * exporters write) keeps longitude, latitude and altitude; `stats` counts such tuples.
  */
-export function parseCoordinateList(text: string): Position[] | string {
+export function parseCoordinateList(text: string, stats?: TupleStats): Position[] | string {
   const positions: Position[] = [];
-  const problem = readCoordinateTuples(text, (lon, lat, alt) => {
-    positions.push(Number.isNaN(alt) ? [lon, lat] : [lon, lat, alt]);
-  });
+  const problem = readCoordinateTuples(
+    text,
+    (lon, lat, alt) => {
+      positions.push(Number.isNaN(alt) ? [lon, lat] : [lon, lat, alt]);
+    },
+    stats,
+  );
   return problem ?? positions;
 }
 
 /**
  * Reads a KML coordinate list tuple by tuple, handing each position to `add` (alt NaN when the
- * tuple has none); a large list goes straight into compact storage this way. Returns null, or
- * what is wrong.
+ * tuple has none); a large list goes straight into compact storage this way. Numbers after the
+ * third of a tuple are read (they must be numbers) and ignored, counted in `stats`. Returns
+ * null, or what is wrong.
  */
-export function readCoordinateTuples(text: string, add: (lon: number, lat: number, alt: number) => void): string | null {
+export function readCoordinateTuples(
+  text: string,
+  add: (lon: number, lat: number, alt: number) => void,
+  stats?: TupleStats,
+): string | null {
   const end = text.length;
   let at = 0;
   let count = 0;
@@ -60,7 +75,6 @@ export function readCoordinateTuples(text: string, add: (lon: number, lat: numbe
       else if (values === 1) lat = value;
       else if (values === 2) alt = value;
       values++;
-      if (values > 3) return `position ${count + 1} has more than 3 numbers`;
       let next = at;
       while (next < end && isSpace(text.charCodeAt(next))) next++;
       if (next < end && text.charCodeAt(next) === 44 /* , */) {
@@ -76,14 +90,15 @@ export function readCoordinateTuples(text: string, add: (lon: number, lat: numbe
     if (values < 2) return `position ${count + 1} has a single number; longitude and latitude are needed`;
     const problem = lonLatProblem(lon, lat);
     if (problem !== null) return `position ${count + 1}: ${problem}`;
-    if (values === 3 && !Number.isFinite(alt)) return `position ${count + 1}: the altitude is not a finite number`;
-    add(lon, lat, values === 3 ? alt : Number.NaN);
+    if (values >= 3 && !Number.isFinite(alt)) return `position ${count + 1}: the altitude is not a finite number`;
+    if (values > 3 && stats !== undefined) stats.longTuples++;
+    add(lon, lat, values >= 3 ? alt : Number.NaN);
     count++;
   }
 }
 
-/** gx:coord: `lon lat [alt]` separated by white space. */
-export function parseSpacedPosition(text: string): Position | string {
+/** gx:coord: `lon lat [alt]` separated by white space (more numbers are ignored, counted in `stats`). */
+export function parseSpacedPosition(text: string, stats?: TupleStats): Position | string {
   const end = text.length;
   const values: number[] = [];
   let at = 0;
@@ -95,9 +110,9 @@ export function parseSpacedPosition(text: string): Position | string {
       return `${tokenAt(text, at, end)} is not a number`;
     }
     values.push(value);
-    if (values.length > 3) return 'a position has more than 3 numbers';
     at = scanEnd;
   }
+  if (values.length > 3 && stats !== undefined) stats.longTuples++;
   if (values.length < 2) return 'a position needs longitude and latitude';
   const [lon, lat, alt] = values as [number, number, number | undefined];
   const problem = lonLatProblem(lon, lat);
