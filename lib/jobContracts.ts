@@ -6,8 +6,10 @@ import type { ImageUploadAnswer } from './media/fields.js';
 
 export type { SkippedItem };
 
-export const UPLOAD_FILE_TYPES = ['empty', 'kml', 'gpx', 'geojson'] as const;
-export const APPEND_FILE_TYPES = ['kml', 'gpx', 'geojson', 'csv', 'excel'] as const;
+/** GIS formats this service reads beyond the spec's lists (both operations take them). */
+export const GIS_FILE_TYPES = ['shapefile'] as const;
+export const UPLOAD_FILE_TYPES = ['empty', 'kml', 'gpx', 'geojson', ...GIS_FILE_TYPES] as const;
+export const APPEND_FILE_TYPES = ['kml', 'gpx', 'geojson', 'csv', 'excel', ...GIS_FILE_TYPES] as const;
 export type UploadFileType = (typeof UPLOAD_FILE_TYPES)[number];
 export type AppendFileType = (typeof APPEND_FILE_TYPES)[number];
 export type ImportFileType = Exclude<UploadFileType, 'empty'> | AppendFileType;
@@ -26,6 +28,7 @@ export const GUESSED_FORMAT_FILE_TYPES = {
   xlsx: 'excel',
   xls: 'excel',
   ods: 'excel',
+  shapefile: 'shapefile',
 } as const satisfies Record<string, AppendFileType>;
 export type GuessedFormat = keyof typeof GUESSED_FORMAT_FILE_TYPES;
 

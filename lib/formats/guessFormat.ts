@@ -2,7 +2,8 @@
 // editor's Import: people pick a file, not a format). Never by name or Content-Type:
 // - a zip archive by its entries: an OpenDocument spreadsheet (`mimetype`) is ODS, an archive
 //   with xl/workbook.xml is XLSX (the spreadsheet reader's own rules, excel.ts), one holding a
-//   .kml file is a KMZ;
+//   .kml file is a KMZ, one holding a .shp file a zipped shapefile;
+// - a bare .shp by its file code;
 // - an OLE2 compound file is XLS (the XLS reader names a Word .doc or an encrypted file itself);
 // - XML text by its root element, read with saxes: <kml> is KML, <gpx> is GPX;
 // - JSON text (`{` or `[` first) is GeoJSON;
@@ -16,11 +17,12 @@ import type { GuessedFormat } from '../jobContracts.js';
 import { guessUtf16 } from './csv.js';
 import { SPREADSHEET_ZIP_LIMITS, zipKind } from './excel.js';
 import { asInput, byteOrderMark, type ParserInput } from './input.js';
+import { isShp } from './shapefile.js';
 import { looksLikeCfb } from './spreadsheet/cfb.js';
 import { binaryKind, isZip } from './xml/sniff.js';
 import { ZipArchive } from './zip.js';
 
-export const GUESSED_FORMATS_TEXT = 'KML, KMZ, GPX, GeoJSON, CSV, XLSX, XLS and ODS files';
+export const GUESSED_FORMATS_TEXT = 'KML, KMZ, GPX, GeoJSON, CSV, XLSX, XLS and ODS files and zipped shapefiles';
 
 function refuse(what: string): never {
   throw new AppError('unsupported_type', `The file is ${what}; the import takes ${GUESSED_FORMATS_TEXT}.`);
@@ -33,6 +35,7 @@ export async function guessFormat(file: ParserInput): Promise<GuessedFormat> {
   const head = input.head;
   if (isZip(head)) return zipFormat(input.bytes());
   if (looksLikeCfb(head)) return 'xls';
+  if (isShp(head)) return 'shapefile';
   const binary = binaryKind(head);
   if (binary !== undefined) refuse(binary);
   const text = headText(head);
@@ -49,6 +52,7 @@ async function zipFormat(bytes: Uint8Array): Promise<GuessedFormat> {
   const kind = zipKind(zip);
   if (kind === 'xlsx' || kind === 'ods') return kind;
   if (zip.names().some((name) => name.toLowerCase().endsWith('.kml'))) return 'kmz';
+  if (zip.names().some((name) => name.toLowerCase().endsWith('.shp'))) return 'shapefile';
   return refuse(kind); // what the archive is instead ("a Word document (.docx)", "a zip archive that holds no spreadsheet")
 }
 

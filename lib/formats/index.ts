@@ -1,11 +1,13 @@
 // The parser of each import format (see types.ts for the contract); the parse activity runs
-// them in a parser thread. `kml` also takes KMZ files, `excel` XLSX, XLS and ODS.
+// them in a parser thread. `kml` also takes KMZ files, `excel` XLSX, XLS and ODS, `shapefile` a
+// zip archive of shapefiles (or a bare .shp).
 import type { ImportFileType } from '../jobContracts.js';
 import { parseCsv } from './csv.js';
 import { parseExcel } from './excel.js';
 import { parseGeoJsonFile } from './geojson.js';
 import { parseGpx } from './gpx.js';
 import { parseKml } from './kml.js';
+import { parseShapefile } from './shapefile.js';
 import type { FormatParser } from './types.js';
 
 export const PARSERS: Record<ImportFileType, FormatParser> = {
@@ -18,4 +20,5 @@ export const PARSERS: Record<ImportFileType, FormatParser> = {
   gpx: parseGpx,
   csv: parseCsv,
   excel: parseExcel,
+  shapefile: parseShapefile,
 };

@@ -1,5 +1,5 @@
 // The editor's Import: a toolbar button opening a dialog (<dialog>) to add a file's items to the
-// map — KML/KMZ, GPX, GeoJSON, CSV, XLSX/XLS/ODS, told by the service from the file's content —,
+// map — KML/KMZ, GPX, GeoJSON, CSV, XLSX/XLS/ODS, zipped Shapefile, FlatGeobuf, GeoPackage, told by the service from the file's content —,
 // optionally into a new group. The file goes to POST /maps/{id}/import (the API's append
 // workflow); the dialog shows the upload's progress, then the summary: how many items were
 // imported and the rows left out with their reasons (the first 20). The new items are shown by
@@ -34,6 +34,9 @@ const FORMAT_NAMES: Record<string, string> = {
   xlsx: 'XLSX',
   xls: 'XLS',
   ods: 'ODS',
+  shapefile: 'Shapefile',
+  flatgeobuf: 'FlatGeobuf',
+  geopackage: 'GeoPackage',
 };
 
 const SAVE_FIRST = 'Save your changes first: importing reloads the map, and your unsaved changes would be lost.';
@@ -74,7 +77,7 @@ function send(options: ImportOptions, form: FormData, progress: (sent: number) =
 class ImportDialog {
   private readonly dialog = element('dialog', { class: 'import-dialog', 'aria-labelledby': 'import-heading' });
   private readonly form = element('form', { method: 'dialog' });
-  private readonly file = element('input', { id: 'import-file', type: 'file', accept: '.kml,.kmz,.gpx,.geojson,.json,.csv,.tsv,.txt,.xlsx,.xls,.ods' });
+  private readonly file = element('input', { id: 'import-file', type: 'file', accept: '.kml,.kmz,.gpx,.geojson,.json,.csv,.tsv,.txt,.xlsx,.xls,.ods,.zip,.shp,.fgb,.gpkg' });
   private readonly newGroup = element('input', { id: 'import-new-group', type: 'checkbox' });
   private readonly groupTitle = element('input', { id: 'import-group-title', type: 'text', maxlength: '500' });
   private readonly groupField = element('p', { class: 'field' });
@@ -90,7 +93,7 @@ class ImportDialog {
   constructor(private readonly options: ImportOptions) {
     const fileField = element('p', { class: 'field' });
     fileField.append(element('label', { for: 'import-file' }, 'File'), this.file);
-    const hint = element('p', { class: 'hint' }, 'KML or KMZ (Google Earth, My Maps), GPX, GeoJSON, or a table with latitude and longitude columns (CSV, XLSX, XLS, ODS). The format is recognised from the file itself.');
+    const hint = element('p', { class: 'hint' }, 'KML or KMZ (Google Earth, My Maps), GPX, GeoJSON, or a table with latitude and longitude columns (CSV, XLSX, XLS, ODS), a zipped Shapefile, FlatGeobuf or GeoPackage. The format is recognised from the file itself.');
     const checkbox = element('p', { class: 'field checkbox' });
     checkbox.append(this.newGroup, element('label', { for: 'import-new-group' }, 'Put into a new group'));
     this.groupField.append(element('label', { for: 'import-group-title' }, 'Title of the new group'), this.groupTitle);

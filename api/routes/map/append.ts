@@ -5,6 +5,7 @@ import { callerOf, mapFor, withLinkKey } from '../../context.js';
 import { receiveFile } from '../../fileBody.js';
 import { jobIdFor, runFileJob } from '../../fileJobs.js';
 import { defineOperation } from '../../operation.js';
+import { GIS_FORMATS_TEXT } from '../../gisFormats.js';
 import { mapFileResult, mapId, text } from '../../schemas.js';
 import { mapFileView } from '../../views.js';
 import { FILE_LIMITS } from './upload.js';
@@ -21,6 +22,7 @@ export const operation = defineOperation(import.meta.url, {
   summary: 'Add the content of a file to a map',
   description:
     'Appends the features of the file in the body to an existing map (`kml` also for KMZ, `excel` for XLS, XLSX and ODS). ' +
+    `${GIS_FORMATS_TEXT} ` +
     'With new_group, the imported items are placed in a new group of that title (for tables, the group becomes the import root ' +
     'and the subgroups of the source are kept below it). Concurrent appends are never lost. ' +
     `The static image is not refreshed and no map version is saved. ${FILE_LIMITS}`,

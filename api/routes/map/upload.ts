@@ -5,6 +5,7 @@ import { callerOf, withLinkKey } from '../../context.js';
 import { receiveFile } from '../../fileBody.js';
 import { jobIdFor, runFileJob } from '../../fileJobs.js';
 import { defineOperation } from '../../operation.js';
+import { GIS_FORMATS_TEXT } from '../../gisFormats.js';
 import { description, mapFileResult, settableVisibility, shortName, title } from '../../schemas.js';
 import { mapFileView } from '../../views.js';
 
@@ -19,6 +20,7 @@ export const operation = defineOperation(import.meta.url, {
   summary: 'Create a map, empty or from a file',
   description:
     'Creates a new map from the file in the body (KML or KMZ as `kml`, GPX, or GeoJSON as its JSON text). ' +
+    `${GIS_FORMATS_TEXT} ` +
     'With file_type `empty` an empty map is created and no body is sent. ' +
     'The requested short_name is a preference: the final URL is returned. ' +
     `The map's static image is generated automatically. ${FILE_LIMITS}`,

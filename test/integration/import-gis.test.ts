@@ -1,0 +1,42 @@
+// Shapefile (zipped), FlatGeobuf and GeoPackage through map/upload and map/append: files made by
+// ogr2ogr in the test (test/support/gisFiles.ts), read back at the source's positions.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectSamePositions, LINES, POINTS, POLYGONS, zippedShapefile } from '../support/gisFiles.js';
+import { startTestService, type TestService } from './harness.js';
+import type { MapFeature } from '../../lib/geojson/model.js';
+
+let service: TestService;
+let key: string;
+beforeAll(async () => {
+  service = await startTestService();
+  ({ key } = await service.newUser());
+});
+afterAll(() => service.stop());
+
+const upload = (fileType: string, body: Uint8Array) => service.send('map/upload', key, { file_type: fileType, visibility: 'private' }, body);
+const getMap = (id: number) => service.call('map/get', key, { map_id: id });
+
+describe('GIS imports', () => {
+  it('uploads a zipped shapefile in EPSG:3067, one group per layer, at the source positions', async () => {
+    const answer = await upload('shapefile', zippedShapefile({ lines: LINES, points: POINTS, polygons: POLYGONS }, 3067, ['-lco', 'ENCODING=UTF-8']));
+    expect(answer.error).toBeUndefined();
+    expect(answer.import).toEqual({ features: 7, skipped: [] });
+    const { geojson } = await getMap(answer.id);
+    const groups = geojson.groups as { id: number; title: string }[];
+    expect(groups.map((g) => g.title)).toEqual(['lines', 'points', 'polygons']);
+    const features = geojson.features as MapFeature[];
+    const inGroup = (title: string) => features.filter((f) => f.properties.group === groups.find((g) => g.title === title)!.id);
+    expectSamePositions(inGroup('points'), POINTS);
+    expectSamePositions(inGroup('lines'), LINES);
+    expectSamePositions(inGroup('polygons'), POLYGONS);
+    expect(inGroup('points')[1]!.properties.name).toBe('Turku – Åbo');
+  });
+
+  it('refuses a zip without a .shp and leaves no map behind', async () => {
+    const before = (await service.call('map/list', key)).owner.length as number;
+    const { makeZip } = await import('../support/zipWriter.js');
+    const answer = await upload('shapefile', makeZip([{ name: 'readme.txt', data: 'no shapes here' }]));
+    expect(answer.error_code).toBe('no_shp_in_archive');
+    expect((await service.call('map/list', key)).owner.length).toBe(before);
+  });
+});
