@@ -6,6 +6,7 @@ import { parseCsv } from './csv.js';
 import { parseExcel } from './excel.js';
 import { parseGeoJsonFile } from './geojson.js';
 import { parseGpx } from './gpx.js';
+import { parseFlatGeobuf } from './flatgeobuf.js';
 import { parseKml } from './kml.js';
 import { parseShapefile } from './shapefile.js';
 import type { FormatParser } from './types.js';
@@ -21,4 +22,5 @@ export const PARSERS: Record<ImportFileType, FormatParser> = {
   csv: parseCsv,
   excel: parseExcel,
   shapefile: parseShapefile,
+  flatgeobuf: parseFlatGeobuf,
 };

@@ -1,7 +1,7 @@
 // Shapefile (zipped), FlatGeobuf and GeoPackage through map/upload and map/append: files made by
 // ogr2ogr in the test (test/support/gisFiles.ts), read back at the source's positions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectSamePositions, LINES, POINTS, POLYGONS, zippedShapefile } from '../support/gisFiles.js';
+import { byName, expectSamePositions, LINES, ogrFile, POINTS, POLYGONS, zippedShapefile } from '../support/gisFiles.js';
 import { startTestService, type TestService } from './harness.js';
 import type { MapFeature } from '../../lib/geojson/model.js';
 
@@ -30,6 +30,14 @@ describe('GIS imports', () => {
     expectSamePositions(inGroup('lines'), LINES);
     expectSamePositions(inGroup('polygons'), POLYGONS);
     expect(inGroup('points')[1]!.properties.name).toBe('Turku – Åbo');
+  });
+
+  it('uploads a FlatGeobuf file in EPSG:3857 at the source positions', async () => {
+    const all = [...POINTS, ...LINES, ...POLYGONS];
+    const answer = await upload('flatgeobuf', ogrFile('FlatGeobuf', 'fgb', { places: all }, 3857));
+    expect(answer.error).toBeUndefined();
+    expect(answer.import).toEqual({ features: 7, skipped: [] });
+    expectSamePositions(byName((await getMap(answer.id)).geojson.features as MapFeature[]), byName(all));
   });
 
   it('refuses a zip without a .shp and leaves no map behind', async () => {

@@ -96,6 +96,20 @@ export function zippedShapefile(layers: Record<string, SourceFeature[]>, srs: nu
   }
 }
 
+/** A GIS file of one layer made by ogr2ogr: `driver` ("FlatGeobuf", "GPKG"), in EPSG `srs`. */
+export function ogrFile(driver: string, extension: string, layers: Record<string, SourceFeature[]>, srs: number, extra: string[] = []): Uint8Array {
+  const { dir, done } = tempFolder();
+  try {
+    return new Uint8Array(fs.readFileSync(ogr2ogr(dir, driver, `out.${extension}`, layers, srs, extra)));
+  } finally {
+    done();
+  }
+}
+
+/** The features in the order of their `name` (files with a spatial index reorder them). */
+export const byName = <T extends { properties: Record<string, unknown> }>(features: T[]): T[] =>
+  [...features].sort((a, b) => String(a.properties.name).localeCompare(String(b.properties.name)));
+
 /** Positions of a geometry as lists of rings/lines (points as one-position lists). */
 function parts(geometry: { type: string; coordinates: unknown }): Position[][] {
   const c = geometry.coordinates as never;
