@@ -7,7 +7,7 @@ import type { ImageUploadAnswer } from './media/fields.js';
 export type { SkippedItem };
 
 /** GIS formats this service reads beyond the spec's lists (both operations take them). */
-export const GIS_FILE_TYPES = ['shapefile', 'flatgeobuf'] as const;
+export const GIS_FILE_TYPES = ['shapefile', 'flatgeobuf', 'geopackage'] as const;
 export const UPLOAD_FILE_TYPES = ['empty', 'kml', 'gpx', 'geojson', ...GIS_FILE_TYPES] as const;
 export const APPEND_FILE_TYPES = ['kml', 'gpx', 'geojson', 'csv', 'excel', ...GIS_FILE_TYPES] as const;
 export type UploadFileType = (typeof UPLOAD_FILE_TYPES)[number];
@@ -30,6 +30,7 @@ export const GUESSED_FORMAT_FILE_TYPES = {
   ods: 'excel',
   shapefile: 'shapefile',
   flatgeobuf: 'flatgeobuf',
+  geopackage: 'geopackage',
 } as const satisfies Record<string, AppendFileType>;
 export type GuessedFormat = keyof typeof GUESSED_FORMAT_FILE_TYPES;
 

@@ -3,7 +3,8 @@
 // - a zip archive by its entries: an OpenDocument spreadsheet (`mimetype`) is ODS, an archive
 //   with xl/workbook.xml is XLSX (the spreadsheet reader's own rules, excel.ts), one holding a
 //   .kml file is a KMZ, one holding a .shp file a zipped shapefile;
-// - a bare .shp by its file code, FlatGeobuf by its magic bytes;
+// - a bare .shp by its file code, FlatGeobuf by its magic bytes, an SQLite database as a
+//   GeoPackage (its reader refuses one that is not);
 // - an OLE2 compound file is XLS (the XLS reader names a Word .doc or an encrypted file itself);
 // - XML text by its root element, read with saxes: <kml> is KML, <gpx> is GPX;
 // - JSON text (`{` or `[` first) is GeoJSON;
@@ -18,12 +19,13 @@ import { guessUtf16 } from './csv.js';
 import { SPREADSHEET_ZIP_LIMITS, zipKind } from './excel.js';
 import { asInput, byteOrderMark, type ParserInput } from './input.js';
 import { isFlatGeobuf } from './flatgeobuf.js';
+import { isSqlite } from './geopackage.js';
 import { isShp } from './shapefile.js';
 import { looksLikeCfb } from './spreadsheet/cfb.js';
 import { binaryKind, isZip } from './xml/sniff.js';
 import { ZipArchive } from './zip.js';
 
-export const GUESSED_FORMATS_TEXT = 'KML, KMZ, GPX, GeoJSON, CSV, XLSX, XLS and ODS files, zipped shapefiles and FlatGeobuf files';
+export const GUESSED_FORMATS_TEXT = 'KML, KMZ, GPX, GeoJSON, CSV, XLSX, XLS and ODS files, zipped shapefiles, FlatGeobuf files and GeoPackages';
 
 function refuse(what: string): never {
   throw new AppError('unsupported_type', `The file is ${what}; the import takes ${GUESSED_FORMATS_TEXT}.`);
@@ -38,6 +40,7 @@ export async function guessFormat(file: ParserInput): Promise<GuessedFormat> {
   if (looksLikeCfb(head)) return 'xls';
   if (isShp(head)) return 'shapefile';
   if (isFlatGeobuf(head)) return 'flatgeobuf';
+  if (isSqlite(head)) return 'geopackage';
   const binary = binaryKind(head);
   if (binary !== undefined) refuse(binary);
   const text = headText(head);

@@ -1,12 +1,13 @@
 // The parser of each import format (see types.ts for the contract); the parse activity runs
 // them in a parser thread. `kml` also takes KMZ files, `excel` XLSX, XLS and ODS, `shapefile` a
-// zip archive of shapefiles (or a bare .shp).
+// zip archive of shapefiles (or a bare .shp); `flatgeobuf` and `geopackage` one file each.
 import type { ImportFileType } from '../jobContracts.js';
 import { parseCsv } from './csv.js';
 import { parseExcel } from './excel.js';
 import { parseGeoJsonFile } from './geojson.js';
 import { parseGpx } from './gpx.js';
 import { parseFlatGeobuf } from './flatgeobuf.js';
+import { parseGeoPackage } from './geopackage.js';
 import { parseKml } from './kml.js';
 import { parseShapefile } from './shapefile.js';
 import type { FormatParser } from './types.js';
@@ -23,4 +24,5 @@ export const PARSERS: Record<ImportFileType, FormatParser> = {
   excel: parseExcel,
   shapefile: parseShapefile,
   flatgeobuf: parseFlatGeobuf,
+  geopackage: parseGeoPackage,
 };

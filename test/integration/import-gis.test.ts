@@ -1,7 +1,8 @@
 // Shapefile (zipped), FlatGeobuf and GeoPackage through map/upload and map/append: files made by
 // ogr2ogr in the test (test/support/gisFiles.ts), read back at the source's positions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { byName, expectSamePositions, LINES, ogrFile, POINTS, POLYGONS, zippedShapefile } from '../support/gisFiles.js';
+import fs from 'node:fs';
+import { byName, expectSamePositions, LINES, ogr2ogr, ogrFile, POINTS, POLYGONS, tempFolder, zippedShapefile } from '../support/gisFiles.js';
 import { startTestService, type TestService } from './harness.js';
 import type { MapFeature } from '../../lib/geojson/model.js';
 
@@ -38,6 +39,28 @@ describe('GIS imports', () => {
     expect(answer.error).toBeUndefined();
     expect(answer.import).toEqual({ features: 7, skipped: [] });
     expectSamePositions(byName((await getMap(answer.id)).geojson.features as MapFeature[]), byName(all));
+  });
+
+  it('uploads a GeoPackage of two layers in different systems as two groups; refuses one that is not SQLite', async () => {
+    const { dir, done } = tempFolder();
+    let bytes: Uint8Array;
+    try {
+      ogr2ogr(dir, 'GPKG', 'out.gpkg', { points: POINTS }, 3067);
+      bytes = new Uint8Array(fs.readFileSync(ogr2ogr(dir, 'GPKG', 'out.gpkg', { polygons: POLYGONS }, 4326, ['-update'])));
+    } finally {
+      done();
+    }
+    const answer = await upload('geopackage', bytes);
+    expect(answer.error).toBeUndefined();
+    expect(answer.import).toEqual({ features: 5, skipped: [] });
+    const { geojson } = await getMap(answer.id);
+    const groups = geojson.groups as { id: number; title: string }[];
+    expect(groups.map((g) => g.title)).toEqual(['points', 'polygons']);
+    const features = geojson.features as MapFeature[];
+    expectSamePositions(features.filter((f) => f.properties.group === groups[0]!.id), POINTS);
+    expectSamePositions(features.filter((f) => f.properties.group === groups[1]!.id), POLYGONS);
+    const bad = await upload('geopackage', new TextEncoder().encode('not a database'));
+    expect(bad.error_code).toBe('invalid_file');
   });
 
   it('refuses a zip without a .shp and leaves no map behind', async () => {
