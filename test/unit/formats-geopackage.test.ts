@@ -27,9 +27,8 @@ const ALL = [...POINTS, ...LINES, ...POLYGONS];
 function layeredGeoPackage(layers: [string, number, typeof ALL][]): Uint8Array {
   const { dir, done } = tempFolder();
   try {
-    let file = '';
     layers.forEach(([name, srs, features], index) => {
-      file = ogr2ogr(dir, 'GPKG', 'out.gpkg', { [name]: features }, srs, index === 0 ? [] : ['-update']);
+      ogr2ogr(dir, 'GPKG', 'out.gpkg', { [name]: features }, srs, index === 0 ? [] : ['-update']);
     });
     return new Uint8Array(fs.readFileSync(path.join(dir, 'out.gpkg')));
   } finally {
