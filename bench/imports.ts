@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as generate from './generate/files.js';
+import * as gis from './generate/gis.js';
 import { xlsx } from './generate/xlsx.js';
 import { waitForImage } from './imageWait.js';
 import { rssOf, startBenchService, withPeakRss, type BenchDatabase, type BenchService } from './service.js';
@@ -27,6 +28,8 @@ interface Case {
   fileType: string;
   /** ogr2ogr arguments after the output and input paths: every layer into one GeoJSON layer. */
   ogrArgs: string[];
+  /** What ogr2ogr reads, when not `file` itself (a zipped shapefile through /vsizip/). */
+  ogrInput?: string;
 }
 
 function ensureOgr2ogr(): void {
@@ -38,7 +41,7 @@ function ensureOgr2ogr(): void {
   }
 }
 
-function writeInputs(dir: string): Case[] {
+function writeInputs(dir: string, only: string | undefined): Case[] {
   const write = (name: string, text: string | Uint8Array) => {
     const file = path.join(dir, name);
     fs.writeFileSync(file, text);
@@ -59,6 +62,19 @@ function writeInputs(dir: string): Case[] {
       fileType: 'excel',
       ogrArgs: ['-dialect', 'SQLite', '-sql', 'SELECT *, MakePoint(lon, lat, 4326) AS geometry FROM Places'],
     },
+    ...gisCases(dir, only),
+  ];
+}
+
+/** A zipped shapefile of 15 MB in EPSG:3857, and a FlatGeobuf and a GeoPackage of the same lines; ogr2ogr converts each to GeoJSON in WGS 84. */
+function gisCases(dir: string, only: string | undefined): Case[] {
+  if (only && only !== 'all' && !['shapefile', 'flatgeobuf', 'geopackage', 'gis'].includes(only)) return [];
+  const files = gis.gisFiles(dir, SIZE);
+  const toWgs84 = ['-t_srs', 'EPSG:4326'];
+  return [
+    { name: 'Shapefile', file: files.shapefile, ogrInput: `/vsizip/${files.shapefile}`, op: 'upload', fileType: 'shapefile', ogrArgs: toWgs84 },
+    { name: 'FlatGeobuf', file: files.flatgeobuf, op: 'upload', fileType: 'flatgeobuf', ogrArgs: toWgs84 },
+    { name: 'GeoPackage', file: files.geopackage, op: 'upload', fileType: 'geopackage', ogrArgs: toWgs84 },
   ];
 }
 
@@ -103,7 +119,7 @@ function timeOgr(c: Case, dir: string): number {
   for (let i = 0; i < RUNS; i += 1) {
     fs.rmSync(out, { force: true });
     const started = performance.now();
-    execFileSync('ogr2ogr', ['-f', 'GeoJSON', out, c.file, ...c.ogrArgs], { stdio: 'ignore' });
+    execFileSync('ogr2ogr', ['-f', 'GeoJSON', out, c.ogrInput ?? c.file, ...c.ogrArgs], { stdio: 'ignore' });
     samples.push(performance.now() - started);
   }
   return summarize(samples).median / 1000;
@@ -116,7 +132,7 @@ export async function benchImports(): Promise<Record<string, unknown>[]> {
   // for every one); a further `pg` or `pglite` runs on that database only.
   const only = process.argv[3]?.toLowerCase();
   const databases: BenchDatabase[] = process.argv[4] === 'pg' || process.argv[4] === 'pglite' ? [process.argv[4]] : ['pg', 'pglite'];
-  const cases = writeInputs(dir).filter((c) => !only || only === 'all' || c.name.toLowerCase().startsWith(only));
+  const cases = writeInputs(dir, only).filter((c) => !only || only === 'all' || (only === 'gis' ? ['shapefile', 'flatgeobuf', 'geopackage'].includes(c.name.toLowerCase()) : c.name.toLowerCase().startsWith(only)));
   const rows: Record<string, unknown>[] = [];
   try {
     for (const c of cases) {
