@@ -8,7 +8,8 @@ import { toWorkflowFailure } from './activityFailures.js';
 import { parsing, writing } from './activityOptions.js';
 import { deadlineOf, withProcessingLimit } from './processingLimit.js';
 
-const TABLE_TYPES = new Set(['csv', 'excel']);
+/** Formats whose groups stay subgroups under new_group: tables, and GIS files (one group per layer). */
+const TABLE_TYPES = new Set(['csv', 'excel', 'shapefile', 'geopackage']);
 
 export async function appendMap(input: AppendMapInput): Promise<AppendMapResult> {
   const limitMs = input.processingTimeoutMs;

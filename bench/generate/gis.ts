@@ -1,6 +1,6 @@
 // GIS bench inputs made by ogr2ogr from one GeoJSON source of lines (10 positions each, with a
-// title and a description): a zipped shapefile of about `bytes` in EPSG:3857 (projected, so the
-// import reprojects every position), and a FlatGeobuf and a GeoPackage of the same content.
+// title and a description), in EPSG:3857 (projected, so the import reprojects every position): a
+// zipped shapefile, a FlatGeobuf and a GeoPackage, each of about `bytes`.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,15 +32,23 @@ function convert(dir: string, count: number, driver: string, file: string): stri
   return out;
 }
 
-/** The three files, the zipped shapefile sized to about `bytes` (one calibration pass). */
-export function gisFiles(dir: string, bytes: number): { shapefile: string; flatgeobuf: string; geopackage: string; features: number } {
+/** A file of `driver` sized to about `bytes` (one calibration pass); its feature count. */
+function sized(dir: string, bytes: number, driver: string, file: string): { file: string; features: number } {
   const probe = 20_000;
-  const probeSize = fs.statSync(convert(dir, probe, 'ESRI Shapefile', 'bench.shp.zip')).size;
+  const probeSize = fs.statSync(convert(dir, probe, driver, file)).size;
   const features = Math.floor((probe * bytes) / probeSize);
+  return { file: convert(dir, features, driver, file), features };
+}
+
+/**
+ * The three files, each sized to about `bytes` (the upload limit allows no more): the same kind
+ * of lines, fewer of them in the larger formats (FlatGeobuf and GeoPackage are about twice the
+ * zipped shapefile's size for the same content).
+ */
+export function gisFiles(dir: string, bytes: number): { shapefile: string; flatgeobuf: string; geopackage: string } {
   return {
-    shapefile: convert(dir, features, 'ESRI Shapefile', 'bench.shp.zip'),
-    flatgeobuf: convert(dir, features, 'FlatGeobuf', 'bench.fgb'),
-    geopackage: convert(dir, features, 'GPKG', 'bench.gpkg'),
-    features,
+    shapefile: sized(dir, bytes, 'ESRI Shapefile', 'bench.shp.zip').file,
+    flatgeobuf: sized(dir, bytes, 'FlatGeobuf', 'bench.fgb').file,
+    geopackage: sized(dir, bytes, 'GPKG', 'bench.gpkg').file,
   };
 }

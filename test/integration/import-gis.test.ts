@@ -33,6 +33,17 @@ describe('GIS imports', () => {
     expect(inGroup('points')[1]!.properties.name).toBe('Turku – Åbo');
   });
 
+  it('appends a multi-layer shapefile into new_group, its layers kept as subgroups', async () => {
+    const empty = await service.send('map/upload', key, { file_type: 'empty', visibility: 'private' });
+    const answer = await service.send('map/append', key, { map_id: empty.id, file_type: 'shapefile', new_group: 'Survey' }, zippedShapefile({ lines: LINES, points: POINTS }, 3067));
+    expect(answer.error).toBeUndefined();
+    const { geojson } = await getMap(empty.id);
+    const groups = geojson.groups as { id: number; title: string; parent?: number }[];
+    const root = groups.find((g) => g.title === 'Survey')!;
+    expect(groups.filter((g) => g.parent === root.id).map((g) => g.title)).toEqual(['lines', 'points']);
+    expect((geojson.features as MapFeature[]).every((f) => groups.some((g) => g.id === f.properties.group && g.parent === root.id))).toBe(true);
+  });
+
   it('uploads a FlatGeobuf file in EPSG:3857 at the source positions', async () => {
     const all = [...POINTS, ...LINES, ...POLYGONS];
     const answer = await upload('flatgeobuf', ogrFile('FlatGeobuf', 'fgb', { places: all }, 3857));

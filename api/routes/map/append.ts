@@ -23,7 +23,7 @@ export const operation = defineOperation(import.meta.url, {
   description:
     'Appends the features of the file in the body to an existing map (`kml` also for KMZ, `excel` for XLS, XLSX and ODS). ' +
     `${GIS_FORMATS_TEXT} ` +
-    'With new_group, the imported items are placed in a new group of that title (for tables, the group becomes the import root ' +
+    'With new_group, the imported items are placed in a new group of that title (for tables and multi-layer GIS files, the group becomes the import root ' +
     'and the subgroups of the source are kept below it). Concurrent appends are never lost. ' +
     `The static image is not refreshed and no map version is saved. ${FILE_LIMITS}`,
   args: z.strictObject({
