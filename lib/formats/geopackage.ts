@@ -4,7 +4,8 @@
 // identifier, else its name); a single one adds no group. Geometry blobs are read by ./gis/wkb.ts,
 // coordinate systems from gpkg_spatial_ref_sys (EPSG codes, else the WKT definition) converted to
 // WGS 84 (./gis/crs.ts). The integer primary key (`fid`) is left out of the properties, as
-// ogr2ogr leaves it out of GeoJSON. A file that is not SQLite, an SQLite database that is not a
+// ogr2ogr leaves it out of GeoJSON. Only stored data is read: feature tables that are views and
+// generated columns (queries and expressions of the file's choosing) are left out. A file that is not SQLite, an SQLite database that is not a
 // GeoPackage and a damaged database are refused with invalid_file.
 import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
 import { AppError } from '../errors.js';
@@ -60,11 +61,12 @@ function layersOf(db: Database): Layer[] {
   if (!tables.has('gpkg_contents') || !tables.has('gpkg_geometry_columns') || !tables.has('gpkg_spatial_ref_sys')) {
     invalid('the file is an SQLite database but not a GeoPackage (it has no gpkg_contents, gpkg_geometry_columns or gpkg_spatial_ref_sys table)');
   }
+  // Tables only: a view is a query SQLite would run, one of the file's choosing.
   return rows(
     db,
     `SELECT c.table_name AS table_name, c.identifier AS identifier, g.column_name AS column_name, g.srs_id AS srs_id
        FROM gpkg_contents c JOIN gpkg_geometry_columns g ON g.table_name = c.table_name
-      WHERE c.data_type = 'features' ORDER BY c.rowid`,
+      WHERE c.data_type = 'features' AND c.table_name IN (SELECT name FROM sqlite_master WHERE type = 'table') ORDER BY c.rowid`,
   ).map((row) => ({
     table: String(row.table_name),
     title: typeof row.identifier === 'string' && row.identifier.trim() !== '' ? row.identifier.trim() : String(row.table_name),
@@ -89,8 +91,12 @@ function layerCrs(db: Database, layer: Layer): Crs {
 /** Reads one layer into the writer; returns the rows read. */
 function readLayer(db: Database, layer: Layer, writer: GisFeatureWriter, skips: SkipList, budget: number, group?: number): number {
   const crs = layerCrs(db, layer);
-  const keys = new Set(rows(db, `PRAGMA table_info(${quoteName(layer.table)})`).filter((row) => Number(row.pk) > 0).map((row) => String(row.name)));
-  const statement = db.prepare(`SELECT * FROM ${quoteName(layer.table)}`);
+  // Stored columns only: a generated column is an expression SQLite would run for every row.
+  const columns = rows(db, `PRAGMA table_xinfo(${quoteName(layer.table)})`).filter((row) => Number(row.hidden) === 0);
+  const keys = new Set(columns.filter((row) => Number(row.pk) > 0).map((row) => String(row.name)));
+  const names = columns.map((row) => quoteName(String(row.name)));
+  if (names.length === 0) return 0;
+  const statement = db.prepare(`SELECT ${names.join(', ')} FROM ${quoteName(layer.table)}`);
   let record = 0;
   try {
     while (statement.step()) {

@@ -105,6 +105,19 @@ describe('bad GeoPackages', () => {
     expect(error.message).toContain('Lunar grid');
   });
 
+  it('reads stored data only: no generated column, no view listed as a feature table', async () => {
+    const SQL = await initSqlJs();
+    const db = new SQL.Database(ogrFile('GPKG', 'gpkg', { points: POINTS }, 4326, ['-lco', 'SPATIAL_INDEX=NO']));
+    db.run("ALTER TABLE points ADD COLUMN big BLOB AS (zeroblob(100000000)) VIRTUAL");
+    db.run('CREATE VIEW endless AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT i AS fid, NULL AS geom FROM n');
+    db.run("INSERT INTO gpkg_contents (table_name, data_type, identifier, srs_id) VALUES ('endless', 'features', 'endless', 4326)");
+    db.run("INSERT INTO gpkg_geometry_columns (table_name, column_name, geometry_type_name, srs_id, z, m) VALUES ('endless', 'geom', 'POINT', 4326, 0, 0)");
+    const result = await parse(db.export());
+    db.close();
+    expect(result.document.groups).toEqual([]);
+    expect(result.document.features.map((f) => Object.keys(f.properties))).toEqual(Array(3).fill(['name', 'kind', 'pop', 'area', 'since']));
+  });
+
   it('skips a row whose geometry blob is damaged, with its record number', async () => {
     const SQL = await initSqlJs();
     const db = new SQL.Database(ogrFile('GPKG', 'gpkg', { points: POINTS }, 4326, ['-lco', 'SPATIAL_INDEX=NO']));
