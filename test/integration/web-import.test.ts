@@ -98,7 +98,7 @@ describe('importing a file from the web editor', () => {
     const id = await emptyMap(me.key);
     const png = Buffer.from('89504e470d0a1a0a0000000d494844520000000100000001080600000000', 'hex');
     const cases: [string, Uint8Array | string, number, string, string][] = [
-      ['photo.kml', png, 415, 'unsupported_type', 'The file is a PNG image; the import takes KML, KMZ, GPX, GeoJSON, CSV, XLSX, XLS and ODS files.'],
+      ['photo.kml', png, 415, 'unsupported_type', 'The file is a PNG image; the import takes KML, KMZ, GPX, GeoJSON, CSV, XLSX, XLS and ODS files, zipped shapefiles, FlatGeobuf files and GeoPackages.'],
       ['feed.xml', '<?xml version="1.0"?><rss version="2.0"/>', 415, 'unsupported_type', 'root element is <rss>, neither KML nor GPX'],
       ['empty.csv', '', 400, 'missing_file', 'The chosen file is empty.'],
       ['broken.geojson', '{"type": "FeatureCollection", "features": [', 400, 'invalid_geojson', ''],

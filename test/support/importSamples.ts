@@ -1,8 +1,9 @@
 // One small file of each import format, in the shapes real tools write (the fixtures of
-// test/fixtures, a KMZ zipped here from its folder): for the tests of the format guess and the
+// test/fixtures, a KMZ zipped here from its folder, GIS files made here by ogr2ogr): for the tests of the format guess and the
 // web editor's Import, which must tell each one from its content alone.
 import { readFileSync } from 'node:fs';
 import type { GuessedFormat } from '../../lib/jobContracts.js';
+import { ogrFile, POINTS, zippedShapefile } from './gisFiles.js';
 import { makeZip } from './zipWriter.js';
 
 export const fixture = (name: string): Buffer => readFileSync(new URL(`../fixtures/${name}`, import.meta.url));
@@ -43,5 +44,9 @@ export function importSamples(): ImportSample[] {
     { name: 'places.xlsx', format: 'xlsx', bytes: fixture('xlsx/places.xlsx') },
     { name: 'places.xls', format: 'xls', bytes: fixture('xls/places.xls') },
     { name: 'places.ods', format: 'ods', bytes: fixture('ods/places.ods') },
+    // GIS files made by ogr2ogr (gdal-bin), in a projected system.
+    { name: 'places.zip', format: 'shapefile', bytes: zippedShapefile({ places: POINTS }, 3067) },
+    { name: 'places.fgb', format: 'flatgeobuf', bytes: ogrFile('FlatGeobuf', 'fgb', { places: POINTS }, 3067) },
+    { name: 'places.gpkg', format: 'geopackage', bytes: ogrFile('GPKG', 'gpkg', { places: POINTS }, 3067) },
   ];
 }
