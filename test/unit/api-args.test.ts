@@ -47,11 +47,11 @@ describe('argument schemas', () => {
     expect(problem(mapUpdateArgs, { map_id: 1, title: 5 })).toMatch(/^"title": .*string/);
   });
 
-  it('accept every upload file type of the spec and every append file type', () => {
-    for (const fileType of ['empty', 'kml', 'gpx', 'geojson']) {
+  it('accept every upload file type of the spec and every append file type, and the GIS types in both', () => {
+    for (const fileType of ['empty', 'kml', 'gpx', 'geojson', 'shapefile', 'flatgeobuf', 'geopackage']) {
       expect(mapUploadArgs.safeParse({ file_type: fileType, visibility: 'public' }).success).toBe(true);
     }
-    for (const fileType of ['kml', 'gpx', 'geojson', 'csv', 'excel']) {
+    for (const fileType of ['kml', 'gpx', 'geojson', 'csv', 'excel', 'shapefile', 'flatgeobuf', 'geopackage']) {
       expect(mapAppendArgs.safeParse({ map_id: 1, file_type: fileType }).success).toBe(true);
     }
   });
