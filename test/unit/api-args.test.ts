@@ -35,7 +35,7 @@ describe('argument schemas', () => {
       '"visibility" must be one of public, unlisted, private',
     );
     expect(problem(mapAppendArgs, { map_id: 1, file_type: 'empty' })).toBe(
-      '"file_type" must be one of kml, gpx, geojson, csv, excel',
+      '"file_type" must be one of kml, gpx, geojson, csv, excel, shapefile, flatgeobuf, geopackage',
     );
   });
 
