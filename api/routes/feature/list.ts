@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { featurePage } from '../../../db/featureReads.js';
+import { AppError } from '../../../lib/errors.js';
+import type { BBox } from '../../../lib/formats/featureRows.js';
+import { groupAndSubgroups } from '../../../lib/groupFilter.js';
+import { callerOf, mapFor } from '../../context.js';
+import { DEFAULT_PAGE, MAX_PAGE, featureCollectionText, featuresResult, revision } from '../../featureArgs.js';
+import { defineOperation } from '../../operation.js';
+import { linkKey, mapId } from '../../schemas.js';
+
+/** A cursor is the last ordinal of a page (map_features.ordinal), opaque to clients. */
+const cursorOf = (ordinal: number): string => Buffer.from(`o${ordinal}`).toString('base64url');
+
+const cursor = z
+  .string()
+  .max(40)
+  .transform((value, ctx) => {
+    const ordinal = /^o(\d{1,16})$/.exec(Buffer.from(value, 'base64url').toString('latin1'))?.[1];
+    if (ordinal === undefined || !Number.isSafeInteger(Number(ordinal))) {
+      ctx.addIssue({ code: 'custom', message: "must be a `next_cursor` of feature/list's answer" });
+      return z.NEVER;
+    }
+    return Number(ordinal);
+  })
+  .describe("The previous page's `next_cursor`; left out: the first page");
+
+const lon = z.number().min(-180).max(180);
+const lat = z.number().min(-90).max(90);
+const bbox = z
+  .tuple([lon, lat, lon, lat])
+  .refine(([, south, , north]) => south <= north, 'south (the 2nd number) must not be above north (the 4th)')
+  .describe('[west, south, east, north] in degrees: features whose bounding boxes meet it; west above east crosses the antimeridian');
+
+const groupId = z.union([z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), z.string().min(1).max(200)]);
+
+/**
+ * feature/list: the map's features a page at a time, in the map's order, for whoever may see the
+ * map (map/get's rule). A page is read after the previous one's last row on the feature rows'
+ * order index, so a page of a 200,000-feature map costs what a page of a small one does.
+ */
+export const operation = defineOperation(import.meta.url, {
+  path: 'feature/list',
+  kind: 'json',
+  summary: "List a map's features a page at a time",
+  description:
+    `Answers up to \`limit\` features (default ${DEFAULT_PAGE.toLocaleString('en')}, at most ${MAX_PAGE.toLocaleString('en')}) in the map's order as a GeoJSON ` +
+    'FeatureCollection, with `next_cursor` to send for the next page (null on the last). `bbox` keeps the features whose bounding ' +
+    'boxes meet it, `group` those in the group or in its subgroups at any depth (an unknown group is `invalid_arguments`). ' +
+    'Each page is read in one snapshot and says its `revision`; a map changed while it is paged may show a later state on later ' +
+    'pages: to keep a copy, call map/changes with the first page\'s revision afterwards. Who may read is map/get\'s rule.',
+  args: z.strictObject({
+    map_id: mapId,
+    bbox: bbox.optional(),
+    group: groupId.optional().describe('A group id of the map (map/get\'s `groups`): its features and its subgroups\''),
+    limit: z.number().int().min(1).max(MAX_PAGE).optional().describe(`Features per page, 1 to ${MAX_PAGE} (default ${DEFAULT_PAGE})`),
+    cursor: cursor.optional(),
+    link_key: linkKey.optional(),
+  }),
+  result: z.object({
+    type: z.literal('FeatureCollection'),
+    revision: revision.describe('The map revision this page was read at'),
+    next_cursor: z.string().nullable().describe('Send it as `cursor` for the next page; null: this is the last'),
+    features: featuresResult,
+  }),
+  example: {
+    args: { map_id: 5480394431770113, bbox: [2.2, 48.8, 2.5, 48.9], limit: 2 },
+    result: {
+      type: 'FeatureCollection',
+      revision: 12,
+      next_cursor: 'bzI',
+      features: [
+        { type: 'Feature', id: 1, geometry: { type: 'Point', coordinates: [2.3376, 48.8606] }, properties: { title: 'Louvre', group: 1 } },
+        { type: 'Feature', id: 2, geometry: { type: 'Point', coordinates: [2.3266, 48.86] }, properties: { title: "Musée d'Orsay", group: 1 } },
+      ],
+    },
+  },
+  async handle(ctx, { db }, args) {
+    await mapFor(db, args.map_id, callerOf(ctx).userId, 'view', args.link_key);
+    const group = args.group;
+    const page = await featurePage(db, args.map_id, {
+      afterOrdinal: args.cursor ?? 0,
+      limit: args.limit ?? DEFAULT_PAGE,
+      ...(args.bbox ? { box: args.bbox as BBox } : {}),
+      ...(group !== undefined ? { groups: (head: string) => groupAndSubgroups(head, group) } : {}),
+    });
+    if (!page) throw new AppError('map_not_found', `There is no map with the id ${args.map_id}.`);
+    ctx.type = 'application/json';
+    ctx.body = featureCollectionText(
+      { revision: page.revision, next_cursor: page.nextOrdinal === null ? null : cursorOf(page.nextOrdinal) },
+      page.features.map((feature) => feature.text),
+    );
+  },
+});
