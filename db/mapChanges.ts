@@ -4,7 +4,9 @@
 // not exist), and each version the map's next feature id after it. So, against the version at
 // `since`: a feature with an id at or above that version's next id is new; one below it that a
 // later write touched is compared with its row as it was at `since` (the first later write that
-// touched it kept that row): gone now → deleted, not there then → added, another text → changed.
+// touched it kept that row): gone now → deleted, not there then → added, another
+// text → changed (texts are compared as stored: the same feature written with its numbers spelled
+// otherwise would be reported changed, which costs a client a needless read, never a missed change).
 // Features nobody touched since are not looked at: the answer costs what changed.
 import type { Db } from './connection.js';
 import { translating } from './errors.js';

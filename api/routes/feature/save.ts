@@ -16,11 +16,21 @@ const max = MAX_FEATURE_SAVE_ITEMS.toLocaleString('en');
 /** One feature of `features`: checked by the document model (invalid_geojson naming it by its index), shown as a Feature. */
 const featureArgument = z.custom<Record<string, unknown>>(isObjectRecord, { message: 'must be a GeoJSON Feature object' }).meta({ documentedAs: 'Feature' });
 
-const conflict = z.object({
-  id: featureId,
-  mine: z.enum(['changed', 'deleted']).describe('What this save did to it'),
-  theirs: z.unknown().nullable().describe('The feature as it is now, or null when it was deleted since'),
-});
+/** The save_conflict answer: the error with the map's revision and the features in conflict. */
+const saveConflict = z
+  .strictObject({
+    error: z.string().describe('A human-readable message naming the features'),
+    error_code: z.literal('save_conflict'),
+    revision: revision.describe('The map revision now'),
+    conflicts: z.array(
+      z.object({
+        id: featureId,
+        mine: z.enum(['changed', 'deleted']).describe('What this save did to it'),
+        theirs: z.unknown().nullable().describe('The feature as it is now (a GeoJSON Feature), or null when it was deleted (or never there)'),
+      }),
+    ),
+  })
+  .describe('feature/save with a `revision`: features it changes or deletes were changed or deleted by someone else since; nothing was saved (HTTP 200)');
 
 /**
  * feature/save: features added, changed and deleted by id, written by the web editor's save
@@ -70,6 +80,7 @@ export const operation = defineOperation(import.meta.url, {
     },
     result: { revision: 13, added_ids: [3], added: 1, changed: 1, deleted: 1 },
   },
+  failure: { name: 'SaveConflictResult', schema: saveConflict },
   async handle(ctx, { db }, args) {
     const { userId } = callerOf(ctx);
     await mapFor(db, args.map_id, userId, 'edit');
@@ -100,12 +111,12 @@ export const operation = defineOperation(import.meta.url, {
         throw new AppError('feature_not_found', `The map has no feature${ids.length === 1 ? '' : 's'} ${ids.join(', ')}; nothing was saved. Leave "id" out to add a feature.`);
       }
       const ids = outcome.conflicts.map((c) => c.id);
-      ctx.body = {
+      ctx.body = saveConflict.parse({
         error: `Feature${ids.length === 1 ? '' : 's'} ${ids.join(', ')} ${ids.length === 1 ? 'was' : 'were'} changed or deleted by someone else since revision ${args.revision}; nothing was saved. Read ${ids.length === 1 ? 'it' : 'them'} again (feature/get) and save on revision ${outcome.revision}.`,
         error_code: 'save_conflict',
         revision: outcome.revision,
         conflicts: outcome.conflicts.map((c) => ({ id: c.id, mine: c.mine, theirs: c.theirs === null ? null : JSON.parse(c.theirs) })),
-      };
+      });
       return;
     }
     const addedIds = Object.entries(outcome.ids)
