@@ -14,6 +14,8 @@ export const MAX_GET_IDS = 1_000;
 /** feature/list's page size: the default and the most. */
 export const DEFAULT_PAGE = 1_000;
 export const MAX_PAGE = 10_000;
+/** A page ends once it holds this many bytes of features (its first feature always is in it). */
+export const MAX_PAGE_BYTES = 8 * 1024 * 1024;
 
 /** The answer's features, shown as Features in the document (the texts go out as stored). */
 export const featuresResult = z.array(featureSchema).describe('GeoJSON Features, each with its `id`');

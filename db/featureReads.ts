@@ -45,33 +45,43 @@ export interface FeaturePage extends FeaturesRead {
   head: string;
 }
 
-/** A page of the map's features in its order; undefined when there is no such map. */
-export async function featurePage(db: Db, mapId: number, query: FeaturePageQuery): Promise<FeaturePage | undefined> {
+/**
+ * A page of the map's features in its order; undefined when there is no such map. The page ends
+ * at `limit` rows or once `maxBytes` of feature text are in it (its first row always is): the
+ * rows' sizes are read first, then the texts of those in the page, so a page of large features
+ * holds no more than about `maxBytes` in this process.
+ */
+export async function featurePage(db: Db, mapId: number, query: FeaturePageQuery, maxBytes = Number.POSITIVE_INFINITY): Promise<FeaturePage | undefined> {
   return translating(() =>
     db.transaction(async (trx) => {
       const map = await trx('maps').select('revision', 'head').where({ id: mapId }).first();
       if (!map) return undefined;
-      const rows = trx('map_features')
-        .select('ordinal', 'feature_id', 'feature')
-        .where('map_id', mapId)
-        .andWhere('ordinal', '>', query.afterOrdinal)
-        .orderBy('ordinal')
-        .limit(query.limit + 1);
-      if (query.box) {
-        const [west, south, east, north] = query.box;
-        rows.andWhere('min_lat', '<=', north).andWhere('max_lat', '>=', south);
-        if (west <= east) rows.andWhere('min_lon', '<=', east).andWhere('max_lon', '>=', west);
-        else rows.andWhere((q) => q.where('min_lon', '<=', east).orWhere('max_lon', '>=', west));
+      const groups = query.groups?.(map.head as string);
+      const rows = (after: number) => {
+        const q = trx('map_features').where('map_id', mapId).andWhere('ordinal', '>', after);
+        if (query.box) {
+          const [west, south, east, north] = query.box;
+          q.andWhere('min_lat', '<=', north).andWhere('max_lat', '>=', south);
+          if (west <= east) q.andWhere('min_lon', '<=', east).andWhere('max_lon', '>=', west);
+          else q.andWhere((w) => w.where('min_lon', '<=', east).orWhere('max_lon', '>=', west));
+        }
+        if (groups) q.whereIn('group_id', [...groups]);
+        return q.orderBy('ordinal');
+      };
+      const sizes = await rows(query.afterOrdinal).select('ordinal', trx.raw('octet_length(feature) as bytes')).limit(query.limit + 1);
+      let count = 0;
+      let bytes = 0;
+      while (count < Math.min(sizes.length, query.limit) && (count === 0 || bytes + Number(sizes[count].bytes) <= maxBytes)) {
+        bytes += Number(sizes[count].bytes);
+        count += 1;
       }
-      if (query.groups) rows.whereIn('group_id', [...query.groups(map.head as string)]);
-      const found = await rows;
-      const more = found.length > query.limit;
-      const page = more ? found.slice(0, query.limit) : found;
+      const last = count > 0 ? Number(sizes[count - 1].ordinal) : null;
+      const page = last === null ? [] : await rows(query.afterOrdinal).andWhere('ordinal', '<=', last).select('feature_id', 'feature');
       return {
         revision: Number(map.revision),
         head: map.head as string,
         features: page.map((row) => ({ id: Number(row.feature_id), text: row.feature as string })),
-        nextOrdinal: more ? Number(page[page.length - 1]!.ordinal) : null,
+        nextOrdinal: count < sizes.length ? last : null,
       };
     }, SNAPSHOT),
   );

@@ -103,6 +103,15 @@ describe('feature/list', () => {
     expect(await call('feature/list', { map_id: map.id, group: 'nope' })).toMatchObject({ error_code: 'invalid_arguments', error: expect.stringContaining('no group "nope"') });
   });
 
+  it('ends a page of large features at 8 MB, at least one feature a page', async () => {
+    const text = 'x'.repeat(3 * 1024 * 1024);
+    const map = await upload(Array.from({ length: 4 }, (_, i) => point(i, i, { title: `Big ${i}`, description: text })));
+    const pages = await allPages({ map_id: map.id, limit: 10 });
+    expect(pages.map((p) => titles(p.features))).toEqual([['Big 0', 'Big 1'], ['Big 2', 'Big 3']]);
+    const huge = await upload([point(0, 0, { title: 'Huge', description: 'y'.repeat(9 * 1024 * 1024) }), point(1, 1, { title: 'Small' })]);
+    expect((await allPages({ map_id: huge.id })).map((p) => titles(p.features))).toEqual([['Huge'], ['Small']]);
+  });
+
   it('refuses a bad cursor, bbox or limit', async () => {
     const map = await upload([point(1, 1)]);
     for (const args of [{ cursor: 'not-a-cursor' }, { bbox: [0, 10, 1, 5] }, { bbox: [0, 0, 1] }, { bbox: [0, 0, 200, 1] }, { limit: 0 }, { limit: 10_001 }, { group: [] }]) {

@@ -4,6 +4,7 @@ import { AppError } from '../../../lib/errors.js';
 import { callerOf, mapFor } from '../../context.js';
 import { MAX_GET_IDS, featureCollectionText, featureId, featuresResult, revision } from '../../featureArgs.js';
 import { defineOperation } from '../../operation.js';
+import { chargeMapRead } from '../../rateCharges.js';
 import { linkKey, mapId } from '../../schemas.js';
 
 /** feature/get: some features of a map by id, for whoever may see the map (map/get's rule). */
@@ -40,6 +41,7 @@ export const operation = defineOperation(import.meta.url, {
     await mapFor(db, map_id, callerOf(ctx).userId, 'view', link_key);
     const read = await featuresByIds(db, map_id, ids);
     if (!read) throw new AppError('map_not_found', `There is no map with the id ${map_id}.`);
+    await chargeMapRead(ctx, read.features.reduce((sum, feature) => sum + feature.text.length, 0));
     const found = new Set(read.features.map((feature) => feature.id));
     const missing = [...new Set(ids)].filter((id) => !found.has(id));
     ctx.type = 'application/json';

@@ -4,8 +4,9 @@ import { AppError } from '../../../lib/errors.js';
 import type { BBox } from '../../../lib/formats/featureRows.js';
 import { groupAndSubgroups } from '../../../lib/groupFilter.js';
 import { callerOf, mapFor } from '../../context.js';
-import { DEFAULT_PAGE, MAX_PAGE, featureCollectionText, featuresResult, revision } from '../../featureArgs.js';
+import { DEFAULT_PAGE, MAX_PAGE, MAX_PAGE_BYTES, featureCollectionText, featuresResult, revision } from '../../featureArgs.js';
 import { defineOperation } from '../../operation.js';
+import { chargeMapRead } from '../../rateCharges.js';
 import { linkKey, mapId } from '../../schemas.js';
 
 /** A cursor is the last ordinal of a page (map_features.ordinal), opaque to clients. */
@@ -44,7 +45,8 @@ export const operation = defineOperation(import.meta.url, {
   summary: "List a map's features a page at a time",
   description:
     `Answers up to \`limit\` features (default ${DEFAULT_PAGE.toLocaleString('en')}, at most ${MAX_PAGE.toLocaleString('en')}) in the map's order as a GeoJSON ` +
-    'FeatureCollection, with `next_cursor` to send for the next page (null on the last). `bbox` keeps the features whose bounding ' +
+    `FeatureCollection, with \`next_cursor\` to send for the next page (null on the last). A page ends early once it holds ${MAX_PAGE_BYTES / 1024 / 1024} MB ` +
+    'of features (a page has at least one): follow `next_cursor` until it is null. `bbox` keeps the features whose bounding ' +
     'boxes meet it, `group` those in the group or in its subgroups at any depth (an unknown group is `invalid_arguments`). ' +
     'Each page is read in one snapshot and says its `revision`; a map changed while it is paged may show a later state on later ' +
     'pages: to keep a copy, call map/changes with the first page\'s revision afterwards. Who may read is map/get\'s rule.',
@@ -82,8 +84,10 @@ export const operation = defineOperation(import.meta.url, {
       limit: args.limit ?? DEFAULT_PAGE,
       ...(args.bbox ? { box: args.bbox as BBox } : {}),
       ...(group !== undefined ? { groups: (head: string) => groupAndSubgroups(head, group) } : {}),
-    });
+    }, MAX_PAGE_BYTES);
     if (!page) throw new AppError('map_not_found', `There is no map with the id ${args.map_id}.`);
+    // A page costs what map/get of a map its size would (1, and more per whole MB).
+    await chargeMapRead(ctx, page.features.reduce((sum, feature) => sum + feature.text.length, 0));
     ctx.type = 'application/json';
     ctx.body = featureCollectionText(
       { revision: page.revision, next_cursor: page.nextOrdinal === null ? null : cursorOf(page.nextOrdinal) },
