@@ -114,7 +114,7 @@ describe('feature/list', () => {
 
   it('refuses a bad cursor, bbox or limit', async () => {
     const map = await upload([point(1, 1)]);
-    for (const args of [{ cursor: 'not-a-cursor' }, { bbox: [0, 10, 1, 5] }, { bbox: [0, 0, 1] }, { bbox: [0, 0, 200, 1] }, { limit: 0 }, { limit: 10_001 }, { group: [] }]) {
+    for (const args of [{ cursor: 'not-a-cursor' }, { cursor: '1234567890123456' }, { cursor: 5 }, { bbox: [0, 10, 1, 5] }, { bbox: [0, 0, 1] }, { bbox: [0, 0, 200, 1] }, { limit: 0 }, { limit: 10_001 }, { group: [] }]) {
       expect(await call('feature/list', { map_id: map.id, ...args }), JSON.stringify(args)).toMatchObject({ error_code: 'invalid_arguments' });
     }
   });

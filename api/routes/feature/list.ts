@@ -9,21 +9,14 @@ import { defineOperation } from '../../operation.js';
 import { chargeMapRead } from '../../rateCharges.js';
 import { linkKey, mapId } from '../../schemas.js';
 
-/** A cursor is the last ordinal of a page (map_features.ordinal), opaque to clients. */
-const cursorOf = (ordinal: number): string => Buffer.from(`o${ordinal}`).toString('base64url');
+/** A cursor is the last ordinal of a page (map_features.ordinal), as a string: opaque to clients, any such string valid. */
+const cursorOf = (ordinal: number): string => String(ordinal);
 
 const cursor = z
   .string()
-  .max(40)
-  .transform((value, ctx) => {
-    const ordinal = /^o(\d{1,16})$/.exec(Buffer.from(value, 'base64url').toString('latin1'))?.[1];
-    if (ordinal === undefined || !Number.isSafeInteger(Number(ordinal))) {
-      ctx.addIssue({ code: 'custom', message: "must be a `next_cursor` of feature/list's answer" });
-      return z.NEVER;
-    }
-    return Number(ordinal);
-  })
-  .describe("The previous page's `next_cursor`; left out: the first page");
+  .regex(/^\d{1,15}$/, "must be a `next_cursor` of feature/list's answer")
+  .transform(Number)
+  .describe("The previous page's `next_cursor`, sent back as it is; left out: the first page");
 
 const lon = z.number().min(-180).max(180);
 const lat = z.number().min(-90).max(90);
@@ -69,7 +62,7 @@ export const operation = defineOperation(import.meta.url, {
     result: {
       type: 'FeatureCollection',
       revision: 12,
-      next_cursor: 'bzI',
+      next_cursor: '2',
       features: [
         { type: 'Feature', id: 1, geometry: { type: 'Point', coordinates: [2.3376, 48.8606] }, properties: { title: 'Louvre', group: 1 } },
         { type: 'Feature', id: 2, geometry: { type: 'Point', coordinates: [2.3266, 48.86] }, properties: { title: "Musée d'Orsay", group: 1 } },
