@@ -54,10 +54,10 @@ export function planFeatureSave(request: FeatureSaveRequest, current: { head: st
   const written = new Set(changedIds);
   if (written.size !== changedIds.length) {
     const twice = changedIds.find((id, i) => changedIds.indexOf(id) !== i);
-    throw new AppError('invalid_arguments', `feature ${twice} is given twice in "features"; change a feature once per save.`);
+    throw new AppError('invalid_geojson', `feature ${twice} is given twice in "features"; change a feature once per save.`);
   }
   const deleted = [...new Set(request.delete)];
   const both = deleted.find((id) => written.has(id));
-  if (both !== undefined) throw new AppError('invalid_arguments', `feature ${both} is both in "features" and in "delete".`);
+  if (both !== undefined) throw new AppError('invalid_geojson', `feature ${both} is both in "features" and in "delete".`);
   return { upsert, delete: deleted, ids, changedIds };
 }

@@ -3,11 +3,11 @@
 import { AppError } from './errors.js';
 import type { DocumentHead, GroupId } from './geojson/model.js';
 
-/** The stored ids of the group and of every group under it; invalid_arguments when the map has no such group. */
+/** The stored ids of the group and of every group under it; group_not_found when the map has no such group. */
 export function groupAndSubgroups(headText: string, id: GroupId): string[] {
   const groups = (JSON.parse(headText) as DocumentHead).groups ?? [];
   if (!groups.some((group) => group.id === id)) {
-    throw new AppError('invalid_arguments', `"group": the map has no group ${JSON.stringify(id)} (a group's id, as map/get's groups list them).`);
+    throw new AppError('group_not_found', `"group": the map has no group ${JSON.stringify(id)} (a group's id, as map/get's groups list them).`);
   }
   const found = new Set<GroupId>([id]);
   for (let grew = true; grew; ) {

@@ -100,7 +100,7 @@ describe('feature/list', () => {
     expect(await inGroup('m')).toEqual(['Louvre']);
     expect(await inGroup(3)).toEqual(['Bistro']);
     expect(titles((await ok('feature/list', { map_id: map.id, group: 1, bbox: [1.5, 1.5, 5, 5] })).features)).toEqual(['Louvre']);
-    expect(await call('feature/list', { map_id: map.id, group: 'nope' })).toMatchObject({ error_code: 'invalid_arguments', error: expect.stringContaining('no group "nope"') });
+    expect(await call('feature/list', { map_id: map.id, group: 'nope' })).toMatchObject({ error_code: 'group_not_found', error: expect.stringContaining('no group "nope"') });
   });
 
   it('ends a page of large features at 8 MB, at least one feature a page', async () => {
@@ -114,9 +114,12 @@ describe('feature/list', () => {
 
   it('refuses a bad cursor, bbox or limit', async () => {
     const map = await upload([point(1, 1)]);
-    for (const args of [{ cursor: 'not-a-cursor' }, { cursor: '1234567890123456' }, { cursor: 5 }, { bbox: [0, 10, 1, 5] }, { bbox: [0, 0, 1] }, { bbox: [0, 0, 200, 1] }, { limit: 0 }, { limit: 10_001 }, { group: [] }]) {
+    for (const args of [{ cursor: 'not-a-cursor' }, { cursor: '1234567890123456' }, { cursor: 5 }, { bbox: [0, 0, 1] }, { bbox: [0, 0, 200, 1] }, { limit: 0 }, { limit: 10_001 }, { group: [] }]) {
       expect(await call('feature/list', { map_id: map.id, ...args }), JSON.stringify(args)).toMatchObject({ error_code: 'invalid_arguments' });
     }
+    // Rules a list of four numbers may break: latitudes beyond ±90, south above north.
+    expect(await call('feature/list', { map_id: map.id, bbox: [0, 10, 1, 5] })).toMatchObject({ error_code: 'invalid_bbox', error: expect.stringContaining('south (10') });
+    expect(await call('feature/list', { map_id: map.id, bbox: [0, 0, 1, 95] })).toMatchObject({ error_code: 'invalid_bbox', error: expect.stringContaining('-90…90') });
   });
 });
 
@@ -140,6 +143,9 @@ describe('feature/save', () => {
     expect(JSON.parse(`[${old!.features}]`)).toEqual(before.features);
     // Deleting a feature already gone is no error and counts nothing.
     expect(await ok('feature/save', { map_id: map.id, delete: [2] })).toEqual({ revision: 3, added_ids: [], added: 0, changed: 0, deleted: 0 });
+    // An empty save writes nothing.
+    expect(await ok('feature/save', { map_id: map.id })).toEqual({ revision: 3, added_ids: [], added: 0, changed: 0, deleted: 0 });
+    expect(await listVersions(service.db, map.id)).toHaveLength(3);
   });
 
   it('refuses a save on a stale revision that changes what someone else changed, naming the features, and saves nothing', async () => {
@@ -168,7 +174,7 @@ describe('feature/save', () => {
     expect(await ok('feature/save', { map_id: map.id, features: [point(1, 1, { title: 'Mine' }, 1)] })).toMatchObject({ revision: 4, changed: 1 });
     expect(titles((await ok('feature/get', { map_id: map.id, ids: [1] })).features)).toEqual(['Mine']);
     // A revision the map has not reached is refused.
-    expect(await call('feature/save', { map_id: map.id, revision: 99, features: [point(1, 1, {}, 1)] })).toMatchObject({ error_code: 'invalid_arguments', error: expect.stringContaining('revision 4') });
+    expect(await call('feature/save', { map_id: map.id, revision: 99, features: [point(1, 1, {}, 1)] })).toMatchObject({ error_code: 'unknown_revision', error: expect.stringContaining('revision 4') });
   });
 
   it("conflicts with the web editor's writes too: a whole-content map/update counts as changing every feature", async () => {
@@ -187,13 +193,13 @@ describe('feature/save', () => {
       [{ features: [{ type: 'Feature', geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1]]] }, properties: {} }] }, 'invalid_geojson', /not closed/],
       [{ features: [point(0, 0, { group: 5 })] }, 'invalid_geojson', /group 5/],
       [{ features: ['text'] }, 'invalid_arguments', /features\.0/],
-      [{ features: [point(1, 1, {}, 1), point(1, 2, {}, 1)] }, 'invalid_arguments', /given twice/],
-      [{ features: [point(1, 1, {}, 1)], delete: [1] }, 'invalid_arguments', /both/],
+      [{ features: [point(1, 1, {}, 1), point(1, 2, {}, 1)] }, 'invalid_geojson', /given twice/],
+      [{ features: [point(1, 1, {}, 1)], delete: [1] }, 'invalid_geojson', /both/],
       [{ features: [{ ...point(1, 1), id: '1' }] }, 'invalid_geojson', /is a string/],
       [{ delete: [-1] }, 'invalid_arguments', /delete/],
       [{ delete: ['1'] }, 'invalid_arguments', /delete/],
       [{ features: Array.from({ length: 10_001 }, () => point(0, 0)) }, 'invalid_arguments', /at most 10,000/],
-      [{ features: Array.from({ length: 6_000 }, () => point(0, 0)), delete: Array.from({ length: 5_000 }, (_, i) => i) }, 'invalid_arguments', /in all/],
+      [{ features: Array.from({ length: 6_000 }, () => point(0, 0)), delete: Array.from({ length: 5_000 }, (_, i) => i) }, 'too_many_features', /at most 10,000 features and ids to delete in all/],
       [{ revision: 0 }, 'invalid_arguments', /revision/],
     ];
     for (const [args, code, message] of cases) {
@@ -250,7 +256,7 @@ describe('map/changes', () => {
   it('refuses a revision ahead of the map, and one older than the versions kept, telling the client to read the whole map', async () => {
     const map = await upload([point(1, 1, {}, 1)]);
     for (const title of ['a', 'b', 'c']) await ok('feature/save', { map_id: map.id, features: [point(1, 1, { title }, 1)] });
-    expect(await call('map/changes', { map_id: map.id, since_revision: 5 })).toMatchObject({ error_code: 'invalid_arguments', error: expect.stringContaining('revision 4') });
+    expect(await call('map/changes', { map_id: map.id, since_revision: 5 })).toMatchObject({ error_code: 'unknown_revision', error: expect.stringContaining('revision 4') });
     // The cleanup prunes this map's old versions (the others' are young and kept).
     await service.db('map_versions').where({ map_id: map.id }).update({ created_at: service.db.raw("now() - interval '40 days'") });
     await pruneVersions(service.db, 2, 30);

@@ -18,12 +18,19 @@ const cursor = z
   .transform(Number)
   .describe("The previous page's `next_cursor`, sent back as it is; left out: the first page");
 
-const lon = z.number().min(-180).max(180);
-const lat = z.number().min(-90).max(90);
+// Four numbers in -180…180 (what JSON Schema 3.0 can say of a list); the latitudes' range and
+// south ≤ north are checked by the handler (invalid_bbox).
 const bbox = z
-  .tuple([lon, lat, lon, lat])
-  .refine(([, south, , north]) => south <= north, 'south (the 2nd number) must not be above north (the 4th)')
-  .describe('[west, south, east, north] in degrees: features whose bounding boxes meet it; west above east crosses the antimeridian');
+  .array(z.number().min(-180).max(180))
+  .length(4)
+  .describe('[west, south, east, north] in degrees (latitudes -90…90, south not above north): features whose bounding boxes meet it; west above east crosses the antimeridian');
+
+function checkedBox(box: number[]): BBox {
+  const [west, south, east, north] = box as BBox;
+  if (Math.abs(south) > 90 || Math.abs(north) > 90) throw new AppError('invalid_bbox', `"bbox": its latitudes (the 2nd and 4th numbers) must be within -90…90, not ${south} and ${north}.`);
+  if (south > north) throw new AppError('invalid_bbox', `"bbox": its south (${south}, the 2nd number) is above its north (${north}, the 4th).`);
+  return [west, south, east, north];
+}
 
 const groupId = z.union([z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), z.string().min(1).max(200)]);
 
@@ -40,7 +47,7 @@ export const operation = defineOperation(import.meta.url, {
     `Answers up to \`limit\` features (default ${DEFAULT_PAGE.toLocaleString('en')}, at most ${MAX_PAGE.toLocaleString('en')}) in the map's order as a GeoJSON ` +
     `FeatureCollection, with \`next_cursor\` to send for the next page (null on the last). A page ends early once it holds ${MAX_PAGE_BYTES / 1024 / 1024} MB ` +
     'of features (a page has at least one): follow `next_cursor` until it is null. `bbox` keeps the features whose bounding ' +
-    'boxes meet it, `group` those in the group or in its subgroups at any depth (an unknown group is `invalid_arguments`). ' +
+    'boxes meet it, `group` those in the group or in its subgroups at any depth (an unknown group is `group_not_found`; a latitude outside -90…90 or south above north `invalid_bbox`). ' +
     'Each page is read in one snapshot and says its `revision`; a map changed while it is paged may show a later state on later ' +
     'pages: to keep a copy, call map/changes with the first page\'s revision afterwards. Who may read is map/get\'s rule.',
   args: z.strictObject({
@@ -75,7 +82,7 @@ export const operation = defineOperation(import.meta.url, {
     const page = await featurePage(db, args.map_id, {
       afterOrdinal: args.cursor ?? 0,
       limit: args.limit ?? DEFAULT_PAGE,
-      ...(args.bbox ? { box: args.bbox as BBox } : {}),
+      ...(args.bbox ? { box: checkedBox(args.bbox) } : {}),
       ...(group !== undefined ? { groups: (head: string) => groupAndSubgroups(head, group) } : {}),
     }, MAX_PAGE_BYTES);
     if (!page) throw new AppError('map_not_found', `There is no map with the id ${args.map_id}.`);

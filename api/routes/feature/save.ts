@@ -47,20 +47,18 @@ export const operation = defineOperation(import.meta.url, {
     'in the order given), each with an `id` replaces that feature of the map whole (`feature_not_found` when the map has no such feature), ' +
     'and the features of `delete` are deleted (one already gone is no error). Features are checked as a map document\'s are: ' +
     '`invalid_geojson` names the first problem by its index in `features`, and a `group` must be a group of the map. ' +
-    `At most ${max} features and ids in all. ` +
+    `At most ${max} features and ids in all (\`too_many_features\`; a map holds at most 500,000). A \`revision\` the map has not reached is \`unknown_revision\`. ` +
     'With `revision` (the revision the client read, from feature/get, feature/list or map/changes), the save is refused with ' +
     '`save_conflict` when a feature it changes or deletes was changed or deleted by someone else since; `conflicts` names each ' +
     "(id, `mine`, `theirs`: the feature as it is now, or null) and nothing is saved. Other features changed meanwhile do not stop it (as the web editor's save). " +
-    'Without `revision` the save overwrites. Every save keeps a map version, as the web editor\'s saves do (the map page\'s History); ' +
+    'Without `revision` the save overwrites. A save with nothing in `features` and `delete` writes nothing and answers the revision. Every save keeps a map version, as the web editor\'s saves do (the map page\'s History); ' +
     'the static image is not refreshed (map/refresh_image). The owner and editors may save (`permission_denied` for viewers).',
-  args: z
-    .strictObject({
-      map_id: mapId,
-      features: z.array(featureArgument).max(MAX_FEATURE_SAVE_ITEMS, `at most ${max} features`).default([]).describe('Features to add (no `id`) or to change (their `id`)'),
-      delete: z.array(featureId).max(MAX_FEATURE_SAVE_ITEMS, `at most ${max} ids`).default([]).describe('Ids of features to delete'),
-      revision: revision.optional().describe('The revision the changes were made on: a conflict is refused (left out: the save overwrites)'),
-    })
-    .refine((args) => args.features.length + args.delete.length <= MAX_FEATURE_SAVE_ITEMS, `at most ${max} features and ids to delete in all`),
+  args: z.strictObject({
+    map_id: mapId,
+    features: z.array(featureArgument).max(MAX_FEATURE_SAVE_ITEMS, `at most ${max} features`).default([]).describe('Features to add (no `id`) or to change (their `id`)'),
+    delete: z.array(featureId).max(MAX_FEATURE_SAVE_ITEMS, `at most ${max} ids`).default([]).describe('Ids of features to delete'),
+    revision: revision.optional().describe('The revision the changes were made on: a conflict is refused (left out: the save overwrites)'),
+  }),
   result: z.object({
     revision: revision.describe('The map revision after the save'),
     added_ids: z.array(featureId).describe('The ids the added features got, in the order they were given'),
@@ -82,13 +80,21 @@ export const operation = defineOperation(import.meta.url, {
   },
   failure: { name: 'SaveConflictResult', schema: saveConflict },
   async handle(ctx, { db }, args) {
+    const items = args.features.length + args.delete.length;
+    if (items > MAX_FEATURE_SAVE_ITEMS) {
+      throw new AppError('too_many_features', `One save takes at most ${max} features and ids to delete in all; this one has ${items.toLocaleString('en')}. Split it, or import large sets as a file (map/append).`);
+    }
     const { userId } = callerOf(ctx);
     await mapFor(db, args.map_id, userId, 'edit');
-    if (args.revision !== undefined) {
-      const current = await mapRevision(db, args.map_id);
-      if (current !== undefined && args.revision > current) {
-        throw new AppError('invalid_arguments', `"revision": the map is at revision ${current}; ${args.revision} is not one of its revisions yet.`);
-      }
+    const current = await mapRevision(db, args.map_id);
+    if (current === undefined) throw new AppError('map_not_found', `There is no map with the id ${args.map_id}.`);
+    if (args.revision !== undefined && args.revision > current) {
+      throw new AppError('unknown_revision', `"revision": the map is at revision ${current}; ${args.revision} is not one of its revisions yet.`);
+    }
+    // Nothing to write: no version, the revision stays.
+    if (args.features.length === 0 && args.delete.length === 0) {
+      ctx.body = { revision: current, added_ids: [], added: 0, changed: 0, deleted: 0 };
+      return;
     }
     const outcome = await saveWebChanges(db, {
       mapId: args.map_id,

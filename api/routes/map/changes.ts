@@ -21,7 +21,7 @@ export const operation = defineOperation(import.meta.url, {
     'A client keeping a copy reads the added and changed ones with feature/get, drops the deleted ones, and asks next time ' +
     'from the `revision` answered. The answer is worked out from the map\'s kept versions: `since_revision` older than the ' +
     'oldest kept version (versions are pruned after a while) is `revision_not_kept`, telling the client to read the whole map ' +
-    'again (feature/list); one after the current revision is `invalid_arguments`. Who may read is map/get\'s rule.',
+    'again (feature/list); one after the current revision is `unknown_revision`. Who may read is map/get\'s rule.',
   args: z.strictObject({
     map_id: mapId,
     since_revision: revision.describe('A revision the client read (feature/get, feature/list, feature/save, an earlier map/changes)'),
@@ -43,7 +43,7 @@ export const operation = defineOperation(import.meta.url, {
     const changes = await changesSince(db, map_id, since_revision);
     if (!changes) throw new AppError('map_not_found', `There is no map with the id ${map_id}.`);
     if (changes.kind === 'ahead') {
-      throw new AppError('invalid_arguments', `"since_revision": the map is at revision ${changes.revision}; ${since_revision} is not one of its revisions yet.`);
+      throw new AppError('unknown_revision', `"since_revision": the map is at revision ${changes.revision}; ${since_revision} is not one of its revisions yet.`);
     }
     if (changes.kind === 'not_kept') {
       throw new AppError(
