@@ -2,6 +2,7 @@
 // bbox, group), feature/save (the web editor's write: add, change, delete, conflicts on a stale
 // revision, versions kept) and map/changes after a sequence of writes of every kind; who may do
 // what (map/get's and map/update's rules); bad input answered with its error code.
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listVersions, pruneVersions, versionContent } from '../../db/mapVersions.js';
 import { setCollaborate, setMembership } from '../../db/maps.js';
@@ -182,6 +183,20 @@ describe('feature/save', () => {
     await ok('map/update', { map_id: map.id, geojson: { type: 'FeatureCollection', features: [point(1, 1, { title: 'One' }, 1), point(2, 2, { title: 'Two' }, 2)] } });
     const stale = await call('feature/save', { map_id: map.id, revision: 1, features: [point(2, 2, { title: 'Mine' }, 2)] });
     expect(stale).toMatchObject({ error_code: 'save_conflict', conflicts: [{ id: 2, mine: 'changed' }] });
+  });
+
+  it("links images and markers as map/update does: an image by its id alone gets its size and colours; another account's is refused", async () => {
+    const png = (width: number) => sharp({ create: { width, height: 10, channels: 4, background: '#336699' } }).png().toBuffer();
+    const image = (await service.send('image/upload', owner.key, { file_type: 'png' }, await png(12))).image_id as string;
+    const marker = (await service.send('marker/upload', owner.key, { file_type: 'png' }, await png(20))).marker_id as string;
+    const theirs = (await service.send('image/upload', stranger.key, { file_type: 'png' }, await png(14))).image_id as string;
+    const map = await upload([point(1, 1, { title: 'One' }, 1)]);
+    const saved = await ok('feature/save', { map_id: map.id, features: [point(2, 2, { title: 'Photo', image: { id: image }, marker_id: marker })] });
+    const [feature] = (await ok('feature/get', { map_id: map.id, ids: saved.added_ids })).features;
+    expect(feature.properties).toEqual({ title: 'Photo', image: { id: image, w: 12, h: 10, tip_color: '#336699', avg_color: '#336699' }, marker_id: marker });
+    expect(await ok('map/get', { map_id: map.id })).toMatchObject({ images: [image], markers: [marker] });
+    const refused = await call('feature/save', { map_id: map.id, features: [point(3, 3, { image: { id: theirs } })] });
+    expect(refused).toMatchObject({ error_code: 'invalid_geojson', error: expect.stringContaining(theirs) });
   });
 
   it('refuses unknown features, invalid geometry, unknown groups, duplicates and too many items, saving nothing', async () => {

@@ -2,13 +2,16 @@ import { z } from 'zod';
 import { mapRevision } from '../../../db/featureReads.js';
 import { saveWebChanges } from '../../../db/webSave.js';
 import { AppError } from '../../../lib/errors.js';
-import { MAX_FEATURE_SAVE_ITEMS, planFeatureSave } from '../../../lib/featureSave.js';
+import { findLinkableImages } from '../../../db/media.js';
+import { MAX_FEATURE_SAVE_ITEMS, imagesToComplete, planFeatureSave } from '../../../lib/featureSave.js';
+import { featureImage } from '../../../lib/media/fields.js';
 import { isObjectRecord } from '../../../lib/geojson/json-data.js';
 import { MAX_FEATURES } from '../../../lib/geojson/model.js';
 import { checkMapBytes } from '../../../lib/geojson/sizeLimits.js';
-import { callerOf, mapFor } from '../../context.js';
+import { bodyBytesOf, callerOf, mapFor } from '../../context.js';
 import { featureId, revision } from '../../featureArgs.js';
 import { defineOperation } from '../../operation.js';
+import { chargeMapRead } from '../../rateCharges.js';
 import { mapId } from '../../schemas.js';
 
 const max = MAX_FEATURE_SAVE_ITEMS.toLocaleString('en');
@@ -47,6 +50,7 @@ export const operation = defineOperation(import.meta.url, {
     'in the order given), each with an `id` replaces that feature of the map whole (`feature_not_found` when the map has no such feature), ' +
     'and the features of `delete` are deleted (one already gone is no error). Features are checked as a map document\'s are: ' +
     '`invalid_geojson` names the first problem by its index in `features`, and a `group` must be a group of the map. ' +
+    'Images and markers must have been uploaded by the owner or an editor; an `image` with its `id` alone gets `w`, `h`, `tip_color` and `avg_color` from the stored image, as with map/update. ' +
     `At most ${max} features and ids in all (\`too_many_features\`; a map holds at most 500,000). A \`revision\` the map has not reached is \`unknown_revision\`. ` +
     'With `revision` (the revision the client read, from feature/get, feature/list or map/changes), the save is refused with ' +
     '`save_conflict` when a feature it changes or deletes was changed or deleted by someone else since; `conflicts` names each ' +
@@ -86,6 +90,8 @@ export const operation = defineOperation(import.meta.url, {
     }
     const { userId } = callerOf(ctx);
     await mapFor(db, args.map_id, userId, 'edit');
+    // A large save costs what reading a map its size does (1, and more per whole MB of its body).
+    await chargeMapRead(ctx, bodyBytesOf(ctx));
     const current = await mapRevision(db, args.map_id);
     if (current === undefined) throw new AppError('map_not_found', `There is no map with the id ${args.map_id}.`);
     if (args.revision !== undefined && args.revision > current) {
@@ -96,13 +102,16 @@ export const operation = defineOperation(import.meta.url, {
       ctx.body = { revision: current, added_ids: [], added: 0, changed: 0, deleted: 0 };
       return;
     }
+    // Images given by their id alone get their size and colours from the stored image (as map/update).
+    const wanted = imagesToComplete(args.features);
+    const images = new Map((wanted.length === 0 ? [] : await findLinkableImages(db, { mapId: args.map_id }, wanted)).map((image) => [image.id, featureImage(image)]));
     const outcome = await saveWebChanges(db, {
       mapId: args.map_id,
       userId,
       // Without a revision no row counts as changed since: only missing features stop the save.
       baseRevision: args.revision ?? Number.MAX_SAFE_INTEGER,
       deletedGroups: [],
-      plan: (current) => planFeatureSave(args, current),
+      plan: (current) => planFeatureSave(args, current, images),
       check: (after) => {
         checkMapBytes(after.contentBytes);
         if (after.featureCount > MAX_FEATURES) {
