@@ -57,6 +57,9 @@ export async function featurePage(db: Db, mapId: number, query: FeaturePageQuery
       const map = await trx('maps').select('revision', 'head').where({ id: mapId }).first();
       if (!map) return undefined;
       const groups = query.groups?.(map.head as string);
+      // The page in order is what map_features_order holds: never a sort of the map's rows (before
+      // a large import is analyzed the planner may think it cheaper; db/mapDocument.ts says more).
+      await trx.raw('set local enable_sort = off');
       const rows = (after: number) => {
         const q = trx('map_features').where('map_id', mapId).andWhere('ordinal', '>', after);
         if (query.box) {

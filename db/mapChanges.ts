@@ -44,11 +44,13 @@ export async function changesSince(db: Db, mapId: number, since: number): Promis
         if (since === revision) return { kind: 'changes', revision, added: [], changed: [], deleted: [] };
         const version: VersionPoint = { id: Number(at.id), revision: since, nextFeatureId: Number(at.next_feature_id) };
         const bindings = firstChangesBindings(mapId, version, revision);
+        // New ids: a range of the primary key; ids below that a later write gave back (a replace, a restore).
         const added = await trx.raw(
           `with first_changes as (${firstChangesSql})
-           select f.feature_id from map_features f left join first_changes t on t.feature_id = f.feature_id
-            where f.map_id = ? and (f.feature_id >= ? or (t.feature_id is not null and t.feature is null))`,
-          [...bindings, mapId, version.nextFeatureId],
+           select feature_id from map_features where map_id = ? and feature_id >= ?
+           union all
+           select t.feature_id from first_changes t join map_features f on f.map_id = ? and f.feature_id = t.feature_id where t.feature is null`,
+          [...bindings, mapId, version.nextFeatureId, mapId],
         );
         const changed = await trx.raw(
           `with first_changes as (${firstChangesSql})
