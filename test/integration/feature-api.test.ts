@@ -144,6 +144,8 @@ describe('feature/save', () => {
     expect(JSON.parse(`[${old!.features}]`)).toEqual(before.features);
     // Deleting a feature already gone is no error and counts nothing.
     expect(await ok('feature/save', { map_id: map.id, delete: [2] })).toEqual({ revision: 3, added_ids: [], added: 0, changed: 0, deleted: 0 });
+    // Changing the deleted feature is refused, naming it, and writes nothing.
+    expect(await call('feature/save', { map_id: map.id, features: [point(2, 2, {}, 2)] })).toMatchObject({ error_code: 'feature_not_found', error: expect.stringContaining('no feature 2;') });
     // An empty save writes nothing.
     expect(await ok('feature/save', { map_id: map.id })).toEqual({ revision: 3, added_ids: [], added: 0, changed: 0, deleted: 0 });
     expect(await listVersions(service.db, map.id)).toHaveLength(3);
