@@ -1,9 +1,10 @@
 // Runs in a render thread (see renderPool.ts): builds a map's scene from the feature texts the
 // activity sends page by page, says which markers and backgrounds it needs, then draws the
 // static image and the thumbnail (lib/render) and hands back their PNG bytes. The street map's
-// tiles come in as bytes (read from the archive by the activity) and are decoded here. The drawing, the
-// JSON.parse of every feature and Skia's rasterising all happen here, off the event loop of the
-// process that answers requests. Only structured-cloneable values cross the thread boundary.
+// tiles come in as bytes (read from the archive by the activity) and are decoded here. The
+// drawing, the JSON.parse of every feature and Skia's rasterising all happen here, off the event
+// loop of the process that answers requests. Only structured-cloneable values cross the thread
+// boundary.
 import fs from 'node:fs';
 import os from 'node:os';
 import type { MessagePort } from 'node:worker_threads';
