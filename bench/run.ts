@@ -59,6 +59,10 @@ if (!only || only === 'render') {
     console.table(render.comparison.rows);
     console.log(JSON.stringify(render.comparison.details, null, 2));
   }
+  if (render.streets) {
+    console.log('A 1,000-feature map over Helsinki at street zoom, with streets:');
+    console.table(render.streets.rows);
+  }
   if (render.refresh) {
     console.table(render.refresh.rows);
     console.log(JSON.stringify(render.refresh.pieces, null, 2));

@@ -99,6 +99,12 @@ function roadsOn(level: Level): StreetRule[] {
 const LANDMARKS = cls('attraction', 'museum', 'theatre', 'cinema', 'library', 'hospital', 'college', 'town_hall', 'railway', 'ferry_terminal', 'place_of_worship', 'castle', 'monument', 'zoo', 'stadium');
 const EVERYDAY = cls('cafe', 'restaurant', 'bar', 'lodging', 'grocery', 'shop', 'pharmacy', 'post', 'bakery');
 
+/** Natural Earth's capitals and country names give way to the street map's place names from this (MapLibre) zoom. */
+export const NATURAL_EARTH_LABELS_UNTIL = 6;
+
+/** What every drawing of the street map credits (the data's licence, ODbL, asks for it). */
+export const OSM_CREDIT = '© OpenStreetMap contributors';
+
 /** Bottom to top. */
 export const STREET_RULES: readonly StreetRule[] = [
   { kind: 'fill', id: 'landuse-residential', layer: 'landuse', match: cls('residential', 'suburb', 'neighbourhood', 'quarter'), colour: 'residential', minzoom: 9 },

@@ -134,6 +134,9 @@ describe('the map editor in Chromium', () => {
     expect(await page.locator('.item-panel .measure').textContent()).toMatch(/^Length: [\d.,]+ mi in metres and kilometres$/);
     await page.waitForTimeout(300);
     await page.screenshot({ path: `${SHOTS}/editor-line-selected.png` });
+    // The selected line has a clear halo: the amber of Box selection's outline, along its length.
+    const canvasBox = (await page.locator('.maplibregl-canvas').boundingBox())!;
+    expect(await pixelsNear(page, canvasBox, [0xff, 0xc4, 0x00])).toBeGreaterThan(300);
     const walk = byTitle.Walk!.geometry.coordinates as [number, number][];
     const [vx, vy] = at(0.5, 0.35);
     await page.mouse.move(vx, vy);
@@ -198,7 +201,7 @@ describe('the map editor in Chromium', () => {
     expect(await page.getByRole('button', { name: 'Stop editing' }).getAttribute('aria-pressed')).toBe('true');
     // The empty map says so until something is drawn; the list then counts it.
     expect(await page.getByText('This map has no items yet.').isVisible()).toBe(true);
-    const box = (await page.locator('.maplibregl-canvas').boundingBox())!;
+    const canvasBox = (await page.locator('.maplibregl-canvas').boundingBox())!;
     await page.getByRole('button', { name: 'Draw a point' }).click();
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     await expect.poll(() => page.getByText('This map has no items yet.').isVisible()).toBe(false);
