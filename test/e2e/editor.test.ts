@@ -201,7 +201,7 @@ describe('the map editor in Chromium', () => {
     expect(await page.getByRole('button', { name: 'Stop editing' }).getAttribute('aria-pressed')).toBe('true');
     // The empty map says so until something is drawn; the list then counts it.
     expect(await page.getByText('This map has no items yet.').isVisible()).toBe(true);
-    const canvasBox = (await page.locator('.maplibregl-canvas').boundingBox())!;
+    const box = (await page.locator('.maplibregl-canvas').boundingBox())!;
     await page.getByRole('button', { name: 'Draw a point' }).click();
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     await expect.poll(() => page.getByText('This map has no items yet.').isVisible()).toBe(false);
