@@ -130,7 +130,7 @@ async function drawStreetTile(ctx: SKRSContext2D, view: View, streets: StreetArc
   }
   const decoded = decodeStreetTiles(tiles, view);
   drawStreetShapes(ctx, view, decoded, STREET_PALETTES.classic, 1);
-  drawStreetLabels(ctx, view, decoded, STREET_PALETTES.classic, new LabelSpace(view.width, view.height), 1);
+  await drawStreetLabels(ctx, view, decoded, STREET_PALETTES.classic, new LabelSpace(view.width, view.height), 1);
 }
 
 interface SideResult {

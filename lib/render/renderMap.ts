@@ -89,7 +89,7 @@ export async function renderMapImage(request: RenderRequest, size: ImageSize): P
   // Points crowded into dots have no titles (the browser's dots have none either).
   const labels = size.labels ? placeFeatureLabels(ctx, request.scene, view, space, size.scale, !crowdedPoints(points)) : [];
   if (size.labels && drawing.type === 'builtin') {
-    if (streets) drawStreetLabels(ctx, view, streets, STREET_PALETTES[drawing.palette], space, size.scale);
+    if (streets) await drawStreetLabels(ctx, view, streets, STREET_PALETTES[drawing.palette], space, size.scale);
     if (!streets || styleZoom(view) < NATURAL_EARTH_LABELS_UNTIL) drawBuiltinLabels(ctx, view, palette, space, size.scale);
   }
   await drawFeatures(ctx, request.scene, { view, scale: size.scale, markers: request.markers, points });

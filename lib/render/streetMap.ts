@@ -9,10 +9,11 @@
 // taken only from a tile's own square for the same reason. Text follows MapLibre's where a canvas
 // allows it simply: point labels wrapped at 8 ems, road and river names straight along the
 // straightest stretch of their line long enough for them, upright.
-import type { SKRSContext2D } from '@napi-rs/canvas';
+import { loadImage, type SKRSContext2D } from '@napi-rs/canvas';
 import { VectorTile, type VectorTileLayer } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
-import { STREET_RULES, type DotRule, type LabelRule } from '../streetStyle/description.js';
+import { BESIDE_ICON_EMS, STREET_RULES, type DotRule, type LabelRule } from '../streetStyle/description.js';
+import { makiName, makiSvg } from '../makiIcons.js';
 import { labelText, shownAt, takes, valueAt } from '../streetStyle/evaluate.js';
 import type { StreetPalette } from '../streetStyle/palettes.js';
 import { drawHaloText, font } from './fonts.js';
@@ -187,13 +188,23 @@ function wrapped(ctx: SKRSContext2D, text: string, maxWidth: number): string[] {
 
 const rankOf = (properties: Feature['properties']): number => (typeof properties.rank === 'number' ? properties.rank : 99);
 
-function drawDots(ctx: SKRSContext2D, rule: DotRule, tiles: DecodedStreetTiles, palette: StreetPalette, scale: number): void {
+/** The size a POI's Maki icon is drawn at (the browser's: 30-px images at pixel ratio 2). */
+const ICON_PX = 15;
+
+/** Points of interest: each class's Maki icon in the rule's colour, or a dot for a rule without icons. */
+async function drawDots(ctx: SKRSContext2D, rule: DotRule, tiles: DecodedStreetTiles, palette: StreetPalette, scale: number): Promise<void> {
+  const size = Math.round(ICON_PX * scale);
   ctx.beginPath();
   for (const tile of tiles) {
     for (const feature of tile.features(rule.layer)) {
       if (feature.type !== 1 || !takes(rule, feature.properties)) continue;
       for (const [point] of feature.geometry()) {
         if (!point || !tile.owns(point.x, point.y)) continue;
+        const icon = rule.icons?.[String(feature.properties.class)];
+        if (icon && makiName(icon)) {
+          ctx.drawImage(await loadImage(makiSvg(icon, size, palette[rule.colour])), point.x - size / 2, point.y - size / 2, size, size);
+          continue;
+        }
         ctx.moveTo(point.x + rule.radius * scale, point.y);
         ctx.arc(point.x, point.y, rule.radius * scale, 0, 2 * Math.PI);
       }
@@ -226,8 +237,8 @@ function placePointLabels(ctx: SKRSContext2D, rule: LabelRule, zoom: number, til
     const lines = wrapped(ctx, text, MAX_WIDTH_EMS * size);
     const width = Math.max(...lines.map((line) => ctx.measureText(line).width));
     const height = lines.length * lineHeight;
-    // Beside a dot: 0.6 em to its right; else centred on the point.
-    const left = rule.offset ? x + 0.6 * size : x - width / 2;
+    // Beside the icon: to its right; else centred on the point.
+    const left = rule.offset ? x + BESIDE_ICON_EMS * size : x - width / 2;
     if (!space.take({ x: left - 2, y: y - height / 2 - 1, width: width + 4, height: height + 2 })) continue;
     lines.forEach((line, i) => drawHaloText(ctx, line, rule.offset ? left : x, y - height / 2 + lineHeight * (i + 0.5), palette[rule.colour], palette.labelHalo, 3 * scale));
   }
@@ -298,14 +309,14 @@ function placeLineLabels(ctx: SKRSContext2D, rule: LabelRule, zoom: number, tile
 }
 
 /**
- * Points of interest's dots, then the labels where they fit in `space` (after the map's own
+ * Points of interest's icons, then the labels where they fit in `space` (after the map's own
  * titles): the description's topmost label rules first, as MapLibre places its topmost symbol
  * layers first (place names before road names).
  */
-export function drawStreetLabels(ctx: SKRSContext2D, view: View, tiles: DecodedStreetTiles, palette: StreetPalette, space: LabelSpace, scale: number): void {
+export async function drawStreetLabels(ctx: SKRSContext2D, view: View, tiles: DecodedStreetTiles, palette: StreetPalette, space: LabelSpace, scale: number): Promise<void> {
   const zoom = styleZoom(view);
   const shown = STREET_RULES.filter((rule) => shownAt(rule, zoom));
-  for (const rule of shown) if (rule.kind === 'dot') drawDots(ctx, rule, tiles, palette, scale);
+  for (const rule of shown) if (rule.kind === 'dot') await drawDots(ctx, rule, tiles, palette, scale);
   for (const rule of [...shown].reverse()) {
     if (rule.kind !== 'label') continue;
     if (rule.placement === 'line') placeLineLabels(ctx, rule, zoom, tiles, palette, space, scale);

@@ -5,6 +5,7 @@
 // drawn from are the ones MapLibre would pick for its view.
 import { createExpression, featureFilter, latest, type LayerSpecification } from '@maplibre/maplibre-gl-style-spec';
 import { describe, expect, it } from 'vitest';
+import { makiName } from '../../lib/makiIcons.js';
 import { STREET_RULES } from '../../lib/streetStyle/description.js';
 import { labelText, shownAt, takes, valueAt } from '../../lib/streetStyle/evaluate.js';
 import { streetLayers } from '../../lib/streetStyle/maplibre.js';
@@ -56,6 +57,24 @@ describe('the static renderer reads the style description as MapLibre does', () 
         if (expression.result !== 'success') throw new Error(`${rule.id}: ${JSON.stringify(expression.value)}`);
         const theirs = expression.value.evaluate({ zoom }) as number;
         expect([rule.id, zoom, valueAt(stops, zoom)]).toEqual([rule.id, zoom, expect.closeTo(theirs, 6)]);
+      }
+    }
+  });
+
+  it("gives each point of interest its Maki icon, in the palette's colour, as the browser does", () => {
+    for (const rule of STREET_RULES) {
+      if (rule.kind !== 'dot' || !rule.icons) continue;
+      const layer = layers.get(`streets-${rule.id}`)!;
+      expect(layer.type).toBe('symbol');
+      const value = (layer as unknown as { layout: Record<string, unknown> }).layout['icon-image'];
+      const expression = createExpression(value, 'icon-image', (latest as unknown as Record<string, Record<string, object>>).layout_symbol!['icon-image'] as never);
+      if (expression.result !== 'success') throw new Error(JSON.stringify(expression.value));
+      const colour = STREET_PALETTES.classic[rule.colour].slice(1).toLowerCase();
+      for (const value of rule.match!.values) {
+        const icon = rule.icons[String(value)]!;
+        expect([value, makiName(icon)]).toEqual([value, icon]);
+        const theirs = expression.value.evaluate({ zoom: 17 }, { type: 1, properties: { class: value }, geometry: [] } as never);
+        expect(String(theirs)).toBe(`maki-${icon}-${colour}`);
       }
     }
   });
