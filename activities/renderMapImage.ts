@@ -2,7 +2,8 @@
 // them to a render thread (renderPool.ts), which builds the scene and draws the static image and
 // the thumbnail over the map's basemap (lib/render); stores both in the blob store and records
 // them on the map, then deletes the files they replace. The event loop only moves bytes: the
-// database pages, the markers' files, a commercial basemap's tiles, the PNGs.
+// database pages, the markers' files, a commercial basemap's tiles, the street map's tiles
+// (BASEMAP_TILES, under a built-in basemap), the PNGs.
 import type { MessagePort } from 'node:worker_threads';
 import { createCanvas } from '@napi-rs/canvas';
 import { Context } from '@temporalio/activity';
@@ -18,6 +19,8 @@ import { missingProviderKeyError } from '../lib/providerKeys.js';
 import { PALETTES } from '../lib/basemapPalettes.js';
 import type { WorldBounds } from '../lib/render/mercator.js';
 import { STATIC_IMAGE, THUMBNAIL, viewOf, type BackgroundPainter, type ImageSize } from '../lib/render/renderMap.js';
+import { streetTilesOf, type StreetTileBytes } from '../lib/render/streetMap.js';
+import type { StreetArchive } from '../lib/streetArchive/index.js';
 import type { RenderPool } from './renderPool.js';
 import { Inbox, type FromRenderThread, type ToRenderThread } from './renderThread.js';
 import type { ActivityDeps } from './deps.js';
@@ -78,6 +81,19 @@ async function backgroundsOf(paintTiles: BackgroundPainter, bounds: WorldBounds 
   return { static: await paint(STATIC_IMAGE), thumbnail: await paint(THUMBNAIL) };
 }
 
+/** The street map tiles each image's view is drawn from, read from the archive here (its reads are I/O) as inflated bytes for the thread. */
+async function streetTilesFor(archive: StreetArchive, bounds: WorldBounds | null) {
+  const read = async (size: ImageSize): Promise<StreetTileBytes[]> => {
+    const tiles: StreetTileBytes[] = [];
+    for (const address of streetTilesOf(viewOf(bounds, size), archive.info)) {
+      const bytes = await archive.decodedTile(address.z, address.x, address.y);
+      if (bytes) tiles.push({ ...address, bytes });
+    }
+    return tiles;
+  };
+  return { static: await read(STATIC_IMAGE), thumbnail: await read(THUMBNAIL) };
+}
+
 async function tilePainter(deps: ActivityDeps, basemap: Basemap, ownerId: number, owner: string): Promise<BackgroundPainter | undefined> {
   if (basemap.providerKind === null) return undefined;
   // The owner's key, else the service's own (renders are few: the heavy-traffic limit is the browser's).
@@ -123,7 +139,8 @@ async function render(deps: ActivityDeps, renderer: RenderPool, input: RenderMap
       if (needs.type !== 'scene') throw new Error(`Unexpected message ${needs.type}`);
       const markers = await markersOf(deps, needs.markerIds);
       const backgrounds = paintTiles ? await backgroundsOf(paintTiles, needs.bounds) : null;
-      port.postMessage({ type: 'assets', markers, backgrounds } satisfies ToRenderThread);
+      const streets = deps.streets && basemap.drawing.type === 'builtin' ? await streetTilesFor(deps.streets, needs.bounds) : null;
+      port.postMessage({ type: 'assets', markers, backgrounds, streets } satisfies ToRenderThread);
     },
     signal,
   );

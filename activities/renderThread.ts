@@ -1,8 +1,10 @@
 // Runs in a render thread (see renderPool.ts): builds a map's scene from the feature texts the
 // activity sends page by page, says which markers and backgrounds it needs, then draws the
-// static image and the thumbnail (lib/render) and hands back their PNG bytes. The drawing, the
-// JSON.parse of every feature and Skia's rasterising all happen here, off the event loop of the
-// process that answers requests. Only structured-cloneable values cross the thread boundary.
+// static image and the thumbnail (lib/render) and hands back their PNG bytes. The street map's
+// tiles come in as bytes (read from the archive by the activity) and are decoded here. The
+// drawing, the JSON.parse of every feature and Skia's rasterising all happen here, off the event
+// loop of the process that answers requests. Only structured-cloneable values cross the thread
+// boundary.
 import fs from 'node:fs';
 import os from 'node:os';
 import type { MessagePort } from 'node:worker_threads';
@@ -11,6 +13,7 @@ import { basemapById, DEFAULT_BASEMAP } from '../lib/basemaps.js';
 import type { WorldBounds } from '../lib/render/mercator.js';
 import { renderMapImage, STATIC_IMAGE, THUMBNAIL, type BackgroundPainter, type ImageSize } from '../lib/render/renderMap.js';
 import { Scene } from '../lib/render/scene.js';
+import type { StreetTileBytes } from '../lib/render/streetMap.js';
 import { releaseLargeBuffers } from './threadBuffers.js';
 
 export interface RenderTask {
@@ -23,7 +26,13 @@ export interface RenderTask {
 export type ToRenderThread =
   | { type: 'features'; texts: string[] }
   | { type: 'end' }
-  | { type: 'assets'; markers: [string, Uint8Array][]; backgrounds: { static: Uint8Array; thumbnail: Uint8Array } | null };
+  | {
+      type: 'assets';
+      markers: [string, Uint8Array][];
+      backgrounds: { static: Uint8Array; thumbnail: Uint8Array } | null;
+      /** A built-in basemap's street map tiles for each image's view (none without a street archive). */
+      streets: { static: StreetTileBytes[]; thumbnail: StreetTileBytes[] } | null;
+    };
 
 /** Thread → activity. */
 export type FromRenderThread = { type: 'page-read' } | { type: 'scene'; markerIds: string[]; bounds: WorldBounds | null; features: number };
@@ -125,7 +134,8 @@ async function render(task: RenderTask): Promise<RenderThreadResult> {
     const draw = (name: keyof typeof IMAGE_SIZES) => {
       const size = IMAGE_SIZES[name];
       const background = assets.backgrounds?.[name];
-      return renderMapImage({ scene, basemap, markers, ...(background ? { paintTiles: painterOf(background, size) } : {}) }, size);
+      const streets = assets.streets?.[name];
+      return renderMapImage({ scene, basemap, markers, ...(background ? { paintTiles: painterOf(background, size) } : {}), ...(streets ? { streets } : {}) }, size);
     };
     const images = { static: await draw('static'), thumbnail: await draw('thumbnail') };
     return images;

@@ -136,7 +136,14 @@ function operationObject(
       headers: { 'Retry-After': { description: 'With rate_limited only: whole seconds to wait.', schema: { type: 'integer', minimum: 1 } } },
       content: {
         'application/json': {
-          schema: { oneOf: [schemaRef(names.result), schemaRef('ErrorResult'), { $ref: '#/components/schemas/RateLimitedResult' }] },
+          schema: {
+            oneOf: [
+              schemaRef(names.result),
+              schemaRef('ErrorResult'),
+              { $ref: '#/components/schemas/RateLimitedResult' },
+              ...(operation.failure ? [schemaRef(operation.failure.name)] : []),
+            ],
+          },
           example: operation.example.result,
         },
       },
@@ -211,6 +218,7 @@ export function buildOpenApiDocument(publicUrl: string): object {
   const named = OPERATIONS.map((operation) => {
     if (!argsNames.has(operation.args)) argsNames.set(operation.args, `${pascal(operation.path)}Args`);
     if (!resultNames.has(operation.result)) resultNames.set(operation.result, `${pascal(operation.path)}Result`);
+    if (operation.failure) resultNames.set(operation.failure.schema, operation.failure.name);
     return { operation, names: { args: argsNames.get(operation.args)!, result: resultNames.get(operation.result)! } };
   });
   const schemas = { ...components(resultNames, 'output'), ...components(argsNames, 'input') };

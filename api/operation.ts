@@ -33,6 +33,8 @@ export interface Operation<Args extends z.ZodType = z.ZodType, Result extends z.
   /** One request and its answer, for the documentation. */
   example: { args: z.input<Args>; result: z.output<Result> };
   links?: Record<string, OperationLink>;
+  /** A failure answer with more than `error` and `error_code` (feature/save's save_conflict): its component name and schema, one more choice of the answer. */
+  failure?: { name: string; schema: z.ZodType };
   /** Does the work with validated arguments and sets ctx.body to the answer. */
   handle(ctx: Context, deps: ApiDeps, args: z.output<Args>): Promise<void>;
 }

@@ -13,9 +13,28 @@ import { LINK_KEY_PATTERN } from '../lib/linkKeys.js';
  * Up to 16 digits, at most 2^53 − 1 (new maps' ids are random below 2^53): every such number is
  * exact in JavaScript (a larger one could name another map).
  */
+/**
+ * A pattern of the positive whole numbers written without leading zeros up to `max` (digits): the
+ * shorter ones, then, for each digit of max, the numbers equal to it before that digit and lower
+ * at it, then max itself. The OpenAPI document shows it, so a client (or a generator of requests)
+ * knows that "9007199254740992" is no map id without trying.
+ */
+function notAbove(max: string): RegExp {
+  const range = (low: number, high: number) => (low === high ? String(low) : `[${low}-${high}]`);
+  const rest = (count: number) => (count === 0 ? '' : count === 1 ? '\\d' : `\\d{${count}}`);
+  const choices = max.length > 1 ? [`[1-9]\\d{0,${max.length - 2}}`] : [];
+  for (let i = 0; i < max.length; i++) {
+    const low = i === 0 ? 1 : 0;
+    const digit = Number(max[i]);
+    if (digit > low) choices.push(`${max.slice(0, i)}${range(low, digit - 1)}${rest(max.length - i - 1)}`);
+  }
+  choices.push(max);
+  return new RegExp(`^(?:${choices.join('|')})$`);
+}
+
 const digits = z
   .string()
-  .regex(/^[1-9]\d{0,15}$/, 'must be a map id: digits, not starting with 0, at most 9007199254740991')
+  .regex(notAbove(String(Number.MAX_SAFE_INTEGER)), 'must be a map id: digits, not starting with 0, at most 9007199254740991')
   .refine((value) => Number.isSafeInteger(Number(value)), 'must be a map id: at most 9007199254740991')
   .transform(Number);
 

@@ -22,7 +22,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCanvas } from '@napi-rs/canvas';
+import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { openDb } from '../db/connection.js';
 import { featureTextsPage } from '../db/mapFeatures.js';
 import { PALETTES } from '../lib/basemapPalettes.js';
@@ -35,6 +35,10 @@ import { LabelSpace } from '../lib/render/labelSpace.js';
 import { frameView, type View } from '../lib/render/mercator.js';
 import { renderMapImage, STATIC_IMAGE, THUMBNAIL } from '../lib/render/renderMap.js';
 import { Scene } from '../lib/render/scene.js';
+import { decodeStreetTiles, drawStreetLabels, drawStreetShapes, streetTilesOf, type StreetTileBytes } from '../lib/render/streetMap.js';
+import { openStreetArchive, type StreetArchive } from '../lib/streetArchive/index.js';
+import { STREET_PALETTES } from '../lib/streetStyle/palettes.js';
+import { ensureStreetFixture } from '../scripts/basemap/build.js';
 import { featureCollection, LARGE_CONTENT, mapFeatures, RENDER_CONTENT } from './generate/mapContent.js';
 import { writePinImages } from './generate/pinImages.js';
 import { rssOf, startBenchService, withPeakRss, type BenchService } from './service.js';
@@ -45,6 +49,8 @@ const RUNS = 5;
 const REFRESH_RUNS = 3;
 const MB = 1024 * 1024;
 const TARGET = 0.1;
+/** The street comparison's target (issue 25). */
+const STREET_TARGET = 0.5;
 const OUT = path.resolve('bench/out');
 const TOOL_DIR = fileURLToPath(new URL('.tools/staticmaps', import.meta.url));
 const MARKERS_DIR = path.join(OUT, 'render', 'markers');
@@ -68,7 +74,7 @@ function ensureStaticmaps(): string {
  * the classic basemap (land, water, borders; no labels) drawn by our Natural Earth code and
  * encoded by sharp on first request, then served from memory.
  */
-async function startTileServer(): Promise<{ url: string; served: () => number; close: () => Promise<void> }> {
+async function startTileServer(streets?: StreetArchive): Promise<{ url: string; served: () => number; close: () => Promise<void> }> {
   const palette = PALETTES.classic;
   const tiles = new Map<string, Promise<Buffer>>();
   const tile = (z: number, x: number, y: number): Promise<Buffer> => {
@@ -78,12 +84,13 @@ async function startTileServer(): Promise<{ url: string; served: () => number; c
       const canvas = createCanvas(256, 256);
       const ctx = canvas.getContext('2d');
       const view: View = { width: 256, height: 256, worldSize: 256 * 2 ** z, zoom: z, left: x / 2 ** z, top: y / 2 ** z };
-      drawBuiltinBasemap(ctx, view, palette);
-      const pixels = ctx.getImageData(0, 0, 256, 256);
-      png = sharp(Buffer.from(pixels.data.buffer, pixels.data.byteOffset, pixels.data.byteLength), { raw: { width: 256, height: 256, channels: 4 } })
-        .removeAlpha()
-        .png()
-        .toBuffer();
+      png = (streets ? drawStreetTile(ctx, view, streets) : Promise.resolve(drawBuiltinBasemap(ctx, view, palette))).then(() => {
+        const pixels = ctx.getImageData(0, 0, 256, 256);
+        return sharp(Buffer.from(pixels.data.buffer, pixels.data.byteOffset, pixels.data.byteLength), { raw: { width: 256, height: 256, channels: 4 } })
+          .removeAlpha()
+          .png()
+          .toBuffer();
+      });
       tiles.set(key, png);
     }
     return png;
@@ -113,6 +120,19 @@ async function startTileServer(): Promise<{ url: string; served: () => number; c
   };
 }
 
+/** A 256-px raster tile of the classic basemap with the street map (names included, as raster tile servers draw them). */
+async function drawStreetTile(ctx: SKRSContext2D, view: View, streets: StreetArchive): Promise<void> {
+  drawBuiltinBasemap(ctx, view, PALETTES.classic);
+  const tiles: StreetTileBytes[] = [];
+  for (const address of streetTilesOf(view, streets.info)) {
+    const bytes = await streets.decodedTile(address.z, address.x, address.y);
+    if (bytes) tiles.push({ ...address, bytes });
+  }
+  const decoded = decodeStreetTiles(tiles, view);
+  drawStreetShapes(ctx, view, decoded, STREET_PALETTES.classic, 1);
+  await drawStreetLabels(ctx, view, decoded, STREET_PALETTES.classic, new LabelSpace(view.width, view.height), 1);
+}
+
 interface SideResult {
   side: string;
   /** The warm-up: the first image of a fresh process. */
@@ -129,11 +149,11 @@ interface SideResult {
 }
 
 /** One side in a process of its own (the same Node flags as `npm start`). */
-function runSide(side: 'ours' | 'staticmaps' | 'staticmaps-plain', out: string, tiles?: { url: string }): Promise<SideResult> {
+function runSide(side: 'ours' | 'staticmaps' | 'staticmaps-plain' | 'ours-streets' | 'staticmaps-streets' | 'staticmaps-streets-plain', out: string, tiles?: { url: string }): Promise<SideResult> {
   const args = ['--max-semi-space-size=2', '--import', 'tsx', 'bench/renderSide.ts', side, String(RUNS), out];
   if (tiles) args.push(tiles.url, MARKERS_DIR, TOOL_DIR);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_STREET_ARCHIVE: ensureStreetFixture(() => {}) } });
     let output = '';
     let warmPeakRss = 0;
     let sampler: NodeJS.Timeout | undefined;
@@ -198,6 +218,43 @@ async function compareRenderers() {
     };
   } finally {
     await tiles.close();
+  }
+}
+
+/**
+ * The same 1,000 features moved over central Helsinki (street zoom), on the classic basemap with
+ * the street fixture archive (built as the tests build it): ours reads the view's vector tiles
+ * and draws them; staticmaps composes 256-px raster tiles of the same street map (drawn by our
+ * code once and kept, as a raster tile server would have them ready) with its 700 markers.
+ * Target: at most 0.5× staticmaps's time (issue 25).
+ */
+async function compareStreetRenderers() {
+  ensureStaticmaps();
+  await writePinImages(MARKERS_DIR);
+  const archive = await openStreetArchive({ kind: 'file', path: ensureStreetFixture(() => {}) }, 64 * MB);
+  const tiles = await startTileServer(archive);
+  try {
+    const ours = await runSide('ours-streets', path.join(OUT, 'render', 'streets-ours.png'));
+    const before = tiles.served();
+    const theirs = await runSide('staticmaps-streets', path.join(OUT, 'render', 'streets-staticmaps.png'), tiles);
+    const tilesPerRender = (tiles.served() - before) / (RUNS + 1);
+    const plain = await runSide('staticmaps-streets-plain', path.join(OUT, 'render', 'streets-staticmaps-no-markers.png'), tiles);
+    if (tilesPerRender < 1) throw new Error('staticmaps fetched no tiles from the local tile server');
+    const median = (r: SideResult) => summarize(r.ms).median;
+    const row = (name: string, r: SideResult) => ({
+      renderer: name,
+      median_ms: Math.round(median(r)),
+      ratio_ours_to_it: r === ours ? undefined : +(median(ours) / median(r)).toFixed(3),
+      target: r === ours ? undefined : STREET_TARGET,
+      first_image_ms: Math.round(r.coldMs),
+      peak_mb_above_idle: +((r.peakRss - r.idleRss) / MB).toFixed(0),
+      timed_runs_peak_mb_above_idle: +((r.warmPeakRss - r.idleRss) / MB).toFixed(0),
+      png_kb: Math.round(r.pngBytes / 1024),
+    });
+    return { rows: [row('ours (classic with streets, vector tiles)', ours), row('staticmaps, 700 icon markers, raster street tiles', theirs), row('staticmaps, no markers, raster street tiles', plain)], staticmaps_tiles_per_render: tilesPerRender };
+  } finally {
+    await tiles.close();
+    await archive.close();
   }
 }
 
@@ -366,9 +423,11 @@ async function refreshEndToEnd() {
 
 export async function benchRender() {
   fs.mkdirSync(path.join(OUT, 'render'), { recursive: true });
-  // `npm run bench -- render compare` or `… render refresh` runs one half.
+  // `npm run bench -- render compare`, `… render streets` or `… render refresh` runs one part.
   const only = process.argv[3];
+  if (only === 'streets') return { streets: await compareStreetRenderers() };
   const comparison = only === 'refresh' ? undefined : await compareRenderers();
+  const streets = only === 'refresh' ? undefined : await compareStreetRenderers();
   const refresh = only === 'compare' ? undefined : await refreshEndToEnd();
-  return { comparison, refresh };
+  return { comparison, streets, refresh };
 }

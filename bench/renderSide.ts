@@ -4,14 +4,18 @@
 // `RESULT {json}` with the times, the resident memory when idle (modules loaded, content made)
 // and the process's peak (`process.resourceUsage().maxRSS`, the warm-up included). A line
 // `WARM` says the warm-up is over (the parent samples the peak of the timed runs apart).
-//   node --import tsx bench/renderSide.ts ours|staticmaps|staticmaps-plain <runs> <out.png> [<tile URL> <markers folder> <staticmaps folder>]
+// The `-streets` sides draw the same map moved over Helsinki at street zoom (STREET_BOX) on the
+// street map: ours from the archive named by BENCH_STREET_ARCHIVE (its tiles read each time, as
+// the render activity reads them), staticmaps from raster tiles of it.
+//   node --import tsx bench/renderSide.ts ours|staticmaps|staticmaps-plain|ours-streets|staticmaps-streets[-plain] <runs> <out.png> [<tile URL> <markers folder> <staticmaps folder>]
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { DEFAULT_FEATURE_COLOR } from '../lib/featureStyle.js';
-import { mapFeatures, PIN, pinFile, RENDER_CONTENT, type Feature } from './generate/mapContent.js';
+import { mapFeatures, movedTo, PIN, pinFile, RENDER_CONTENT, STREET_BOX, type Feature } from './generate/mapContent.js';
 
-type Side = 'ours' | 'staticmaps' | 'staticmaps-plain';
+type Side = 'ours' | 'staticmaps' | 'staticmaps-plain' | 'ours-streets' | 'staticmaps-streets' | 'staticmaps-streets-plain';
+
 
 /** What this benchmark uses of staticmaps 1.13 (the package has no types). */
 interface StaticMap {
@@ -27,7 +31,7 @@ type StaticMapsClass = new (options: Record<string, unknown>) => StaticMap;
 
 const [side, runsArg, outFile, tileUrl, markersDir, toolDir] = process.argv.slice(2) as [Side, string, string, string?, string?, string?];
 const runs = Number(runsArg);
-const features = mapFeatures(RENDER_CONTENT);
+const features = side?.includes('-streets') ? movedTo(mapFeatures(RENDER_CONTENT), STREET_BOX) : mapFeatures(RENDER_CONTENT);
 
 async function oursRenderer(): Promise<() => Promise<Buffer>> {
   const { Scene } = await import('../lib/render/scene.js');
@@ -39,6 +43,27 @@ async function oursRenderer(): Promise<() => Promise<Buffer>> {
     const scene = new Scene();
     for (const feature of features) scene.addFeature(feature);
     return renderMapImage({ scene, basemap, markers: new Map() }, STATIC_IMAGE);
+  };
+}
+
+async function oursWithStreets(): Promise<() => Promise<Buffer>> {
+  const { Scene } = await import('../lib/render/scene.js');
+  const { renderMapImage, STATIC_IMAGE, viewOf } = await import('../lib/render/renderMap.js');
+  const { streetTilesOf } = await import('../lib/render/streetMap.js');
+  const { openStreetArchive } = await import('../lib/streetArchive/index.js');
+  const { basemapById } = await import('../lib/basemaps.js');
+  const basemap = basemapById('classic')!;
+  const archive = await openStreetArchive({ kind: 'file', path: process.env.BENCH_STREET_ARCHIVE! }, 64 * 1024 * 1024);
+  return async () => {
+    const scene = new Scene();
+    for (const feature of features) scene.addFeature(feature);
+    // The activity's part (reading the view's tiles), then the thread's (drawing).
+    const streets = [];
+    for (const address of streetTilesOf(viewOf(scene.bounds, STATIC_IMAGE), archive.info)) {
+      const bytes = await archive.decodedTile(address.z, address.x, address.y);
+      if (bytes) streets.push({ ...address, bytes });
+    }
+    return renderMapImage({ scene, basemap, markers: new Map(), streets }, STATIC_IMAGE);
   };
 }
 
@@ -106,7 +131,8 @@ async function staticmapsRenderer(withIcons: boolean): Promise<() => Promise<Buf
   };
 }
 
-const render = side === 'ours' ? await oursRenderer() : await staticmapsRenderer(side === 'staticmaps');
+const render =
+  side === 'ours' ? await oursRenderer() : side === 'ours-streets' ? await oursWithStreets() : await staticmapsRenderer(side === 'staticmaps' || side === 'staticmaps-streets');
 const idleRss = process.memoryUsage.rss();
 const coldStarted = performance.now();
 let png = await render();

@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, each running its reference beside our code in the same run.
 // Results are printed and written to bench/out/results.json. `npm run bench -- imports` (or
-// `latency`, `big`, `images`, `render`, `editor`, `versions`, `xlsx`, `blobs`, `limits`, `load`, `accounts`, `places`, `basemap`, `description`) runs one of them.
+// `latency`, `big`, `images`, `render`, `editor`, `versions`, `xlsx`, `blobs`, `limits`, `load`, `accounts`, `places`, `basemap`, `description`, `features`) runs one of them.
 import fs from 'node:fs';
 import { benchAccountPages } from './accountPages.js';
 import { benchApiLatency } from './apiLatency.js';
@@ -9,6 +9,7 @@ import { benchBigUpload } from './bigUpload.js';
 import { benchBlobStores } from './blobStores.js';
 import { benchDescription } from './description.js';
 import { benchEditor } from './editor.js';
+import { benchFeaturePages } from './featurePages.js';
 import { benchImageUpload } from './imageUpload.js';
 import { benchImports } from './imports.js';
 import { benchMixedLoad } from './mixedLoad.js';
@@ -58,6 +59,10 @@ if (!only || only === 'render') {
     console.table(render.comparison.rows);
     console.log(JSON.stringify(render.comparison.details, null, 2));
   }
+  if (render.streets) {
+    console.log('A 1,000-feature map over Helsinki at street zoom, with streets:');
+    console.table(render.streets.rows);
+  }
   if (render.refresh) {
     console.table(render.refresh.rows);
     console.log(JSON.stringify(render.refresh.pieces, null, 2));
@@ -70,6 +75,11 @@ if (!only || only === 'editor') {
   console.table(editor.drawn);
   console.table(editor.pan);
   console.table([editor.save]);
+}
+if (!only || only === 'features') {
+  console.log('The per-feature API on a 200,000-feature map against a 1,000-feature one: pages, bbox, group, feature/get, map/changes …');
+  results.featurePages = await benchFeaturePages();
+  console.log(JSON.stringify(results.featurePages, null, 2));
 }
 if (!only || only === 'versions') {
   console.log('Map versions on a 100,000-point map: a save keeping its version as changes, against a snapshot per save …');

@@ -107,7 +107,7 @@ export async function listVersions(db: Db, mapId: number, { limit = 100, before 
   }));
 }
 
-interface VersionPoint {
+export interface VersionPoint {
   id: number;
   revision: number;
   nextFeatureId: number;
@@ -124,12 +124,12 @@ async function findVersion(trx: Knex.Transaction, mapId: number, versionId: numb
  * that touched it (feature null: the version did not have it). Features at or above the
  * version's next id did not exist in it; untouched ones are as they are now.
  */
-const firstChangesSql = `
+export const firstChangesSql = `
   select distinct on (c.feature_id) c.*
     from map_version_changes c join map_versions l on l.id = c.version_id
    where l.map_id = ? and l.revision > ? and l.revision <= ? and c.feature_id < ?
    order by c.feature_id, l.revision`;
-const firstChangesBindings = (mapId: number, version: VersionPoint, upTo: number) => [mapId, version.revision, upTo, version.nextFeatureId];
+export const firstChangesBindings = (mapId: number, version: VersionPoint, upTo: number) => [mapId, version.revision, upTo, version.nextFeatureId];
 
 /** The head as it was in the version: the one kept by the first later write that changed it, else today's. */
 async function headAt(trx: Knex.Transaction, mapId: number, version: VersionPoint, upTo: number, current: string): Promise<string> {

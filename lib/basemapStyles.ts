@@ -12,6 +12,7 @@ import { basemapById, type Basemap } from './basemaps.js';
 import { PALETTES, type Palette } from './basemapPalettes.js';
 import { FONT_FAMILY } from './basemapFonts.js';
 import { BASEMAP_LAYERS, BASEMAP_MAX_ZOOM, BASEMAP_TILES_VERSION, CAPITALS_MIN_ZOOM } from './basemapTiles/index.js';
+import { NATURAL_EARTH_LABELS_UNTIL, OSM_CREDIT } from './streetStyle/description.js';
 import { streetLayers } from './streetStyle/maplibre.js';
 import { STREET_PALETTES } from './streetStyle/palettes.js';
 
@@ -114,9 +115,7 @@ export interface StreetSource {
 }
 
 const STREETS = 'openstreetmap';
-export const OSM_ATTRIBUTION = '<a href="https://www.openstreetmap.org/copyright" target="_blank" rel="noopener">© OpenStreetMap contributors</a>';
-/** Natural Earth's capitals and country names give way to the street map's place names from here (MapLibre zoom). */
-const NATURAL_EARTH_LABELS_UNTIL = 6;
+export const OSM_ATTRIBUTION = `<a href="https://www.openstreetmap.org/copyright" target="_blank" rel="noopener">${OSM_CREDIT}</a>`;
 
 /**
  * The style of a built-in basemap with its tiles under `baseUrl` (the service's public URL), or

@@ -22,19 +22,23 @@ export const makiNames = (): string[] => [...MAKI_NAMES].sort();
 
 const svgs = new Map<string, Buffer>();
 
-/** A Maki icon's SVG drawn white at `sizePx` (rasterised at the size it is shown: crisp). `name` must be a makiName. */
-export function whiteMakiSvg(name: string, sizePx: number): Buffer {
-  const key = `${name}@${sizePx}`;
+/** A Maki icon's SVG in `fill` (#rrggbb) at `sizePx` (rasterised at the size it is shown: crisp). `name` must be a makiName. */
+export function makiSvg(name: string, sizePx: number, fill: string): Buffer {
+  const key = `${name}@${sizePx}${fill}`;
   let svg = svgs.get(key);
   if (!svg) {
     if (!MAKI_NAMES.has(name)) throw new Error(`No Maki icon ${name}`);
+    if (!/^#[0-9a-f]{6}$/i.test(fill)) throw new Error(`Not a colour: ${fill}`);
     const text = fs
       .readFileSync(path.join(MAKI_DIR, `${name}.svg`), 'utf8')
       .replace(/<svg\b([^>]*?)\swidth="[^"]*"/, '<svg$1')
       .replace(/<svg\b([^>]*?)\sheight="[^"]*"/, '<svg$1')
-      .replace(/<svg\b/, `<svg width="${sizePx}" height="${sizePx}" fill="#ffffff"`);
+      .replace(/<svg\b/, `<svg width="${sizePx}" height="${sizePx}" fill="${fill}"`);
     svg = Buffer.from(text);
     svgs.set(key, svg);
   }
   return svg;
 }
+
+/** A Maki icon drawn white (on a pin or a coloured circle). */
+export const whiteMakiSvg = (name: string, sizePx: number): Buffer => makiSvg(name, sizePx, '#ffffff');

@@ -76,7 +76,7 @@ function mergedGroups(current: readonly MapGroup[], mine: readonly unknown[], de
   return [...mine, ...current.filter((group) => !listed.has(group.id) && !gone.has(group.id))];
 }
 
-const featureText = (feature: MapFeature): string => {
+export const featureText = (feature: MapFeature): string => {
   const text = JSON.stringify(feature);
   if (Buffer.byteLength(text) > MAX_FEATURE_BYTES) throw featureTooLarge(`feature ${feature.id}`);
   return text;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { build, type Plugin } from 'esbuild';
-import { makiName, makiNames, whiteMakiSvg } from '../../lib/makiIcons.js';
+import { makiName, makiNames, makiSvg, whiteMakiSvg } from '../../lib/makiIcons.js';
 
 const require = createRequire(import.meta.url);
 const WEB = path.join(import.meta.dirname, '../../web');
@@ -80,10 +80,11 @@ export function mountAssets(router: Router): void {
     ctx.set('Cache-Control', 'public, max-age=86400');
     ctx.body = makiNames();
   });
-  // White at 30 px: the map draws them at 15 CSS px on a coloured circle, as the static image does.
+  // At 30 px: the map draws them at 15 CSS px. `{name}.svg` white (on a coloured circle, as the
+  // static image does), `{name}-{rrggbb}.svg` in that colour (the street map's points of interest).
   router.get('/assets/maki/:file', (ctx) => {
-    const name = /^([a-z0-9-]{1,40})\.svg$/.exec(ctx.params.file ?? '')?.[1];
+    const [, name, colour] = /^([a-z0-9-]{1,40}?)(?:-([0-9a-f]{6}))?\.svg$/.exec(ctx.params.file ?? '') ?? [];
     if (!name || makiName(name) !== name) return;
-    send(ctx, `${name}.svg`, whiteMakiSvg(name, 30), 86400);
+    send(ctx, ctx.params.file!, colour ? makiSvg(name, 30, `#${colour}`) : whiteMakiSvg(name, 30), 86400);
   });
 }

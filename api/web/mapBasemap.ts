@@ -5,8 +5,9 @@
 //   GET /maps/{id}/basemap/style.json
 //   GET /maps/{id}/basemap/{z}/{x}/{y}
 // for whoever may see the map (an unlisted map's `{id}~{link key}`, as its embed names it). Page
-// and embed views are counted here (countMapView), and the tiles served with the service's key
-// (lib/tileCounts.ts, in batches); either may start the heavy-traffic limit. Tiles are cached per
+// and embed views of a map on a commercial basemap are counted here (countMapView), and the
+// tiles served with the service's key (lib/tileCounts.ts, in batches); either may start the
+// heavy-traffic limit. Tiles are cached per
 // map owner and key (lib/render/tileCache.ts).
 import type Router from '@koa/router';
 import type { Context } from 'koa';
@@ -63,7 +64,9 @@ async function decide(deps: MapBasemapDeps, map: MapOfBasemap, view: { today: Da
  * is not the map's own basemap when it is not (for the owner's notice).
  */
 export async function viewedMapBasemap(deps: MapBasemapDeps, map: MapOfBasemap): Promise<{ styleUrl: string; fallback?: Fallback }> {
-  const view = await countMapView(deps.db, map.id);
+  // Only a map on a commercial basemap has a heavy-traffic limit: the others' views are not
+  // counted (a write per view made every view of a busy map wait on the one before it).
+  const view = basemapById(map.basemap)?.providerKind ? await countMapView(deps.db, map.id) : undefined;
   const { shown, startLimitUntil } = await decide(deps, map, view);
   if (startLimitUntil) await startClassicLimit(deps.db, map.id, startLimitUntil);
   if (shown.kind === 'tiles') return { styleUrl: `/maps/${mapRef(map)}/basemap/style.json` };

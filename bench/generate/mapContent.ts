@@ -132,3 +132,24 @@ export function mapFeatures(size: ContentSize, seed = 11): Feature[] {
 export function featureCollection(features: readonly Feature[]): string {
   return `{"type":"FeatureCollection","features":[\n${features.map((feature) => JSON.stringify(feature)).join(',\n')}\n]}\n`;
 }
+
+/** Central Helsinki, inside the street fixture's tiles (test/support/streetArchives.ts): the street comparison's map is moved here. */
+export const STREET_BOX = [24.925, 60.166, 24.955, 60.182] as const;
+
+/** The features moved from the region above into `box` ([west, south, east, north]), keeping their layout (the street comparison's city-scale map). */
+export function movedTo(features: readonly Feature[], [west, south, east, north]: readonly [number, number, number, number]): Feature[] {
+  const move = ([lon, lat]: Position): Position => [
+    +(west + ((lon - WEST) / (EAST - WEST)) * (east - west)).toFixed(6),
+    +(south + ((lat - SOUTH) / (NORTH - SOUTH)) * (north - south)).toFixed(6),
+  ];
+  return features.map((feature) => {
+    const { geometry } = feature;
+    const moved =
+      geometry.type === 'Point'
+        ? { type: 'Point' as const, coordinates: move(geometry.coordinates) }
+        : geometry.type === 'LineString'
+          ? { type: 'LineString' as const, coordinates: geometry.coordinates.map(move) }
+          : { type: 'Polygon' as const, coordinates: geometry.coordinates.map((ring) => ring.map(move)) };
+    return { ...feature, geometry: moved } as Feature;
+  });
+}

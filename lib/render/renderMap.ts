@@ -3,6 +3,8 @@
 // are none), drawn with @napi-rs/canvas and encoded as PNG by sharp.
 import { createCanvas, type Image, type SKRSContext2D } from '@napi-rs/canvas';
 import { PALETTES } from '../basemapPalettes.js';
+import { NATURAL_EARTH_LABELS_UNTIL, OSM_CREDIT } from '../streetStyle/description.js';
+import { STREET_PALETTES } from '../streetStyle/palettes.js';
 import type { Basemap } from '../basemaps.js';
 import { sharp } from '../media/sharp.js';
 import { drawBuiltinBasemap, drawBuiltinLabels } from './builtinBasemap.js';
@@ -11,6 +13,7 @@ import { font, registerFonts } from './fonts.js';
 import { LabelSpace } from './labelSpace.js';
 import { frameView, type View, type WorldBounds } from './mercator.js';
 import type { Scene } from './scene.js';
+import { decodeStreetTiles, drawStreetLabels, drawStreetShapes, styleZoom, type StreetTileBytes } from './streetMap.js';
 import { drawTextLabels, placeTextLabels } from './textLabels.js';
 
 export interface ImageSize {
@@ -39,6 +42,8 @@ export interface RenderRequest {
   markers: ReadonlyMap<string, Image>;
   /** Required for a basemap drawn from XYZ tiles. */
   paintTiles?: BackgroundPainter;
+  /** A built-in basemap's street map tiles for this image's view (streetTilesOf), when there is a street archive. */
+  streets?: readonly StreetTileBytes[];
 }
 
 function drawAttribution(ctx: SKRSContext2D, text: string, size: ImageSize, color: string, box: string): void {
@@ -67,8 +72,10 @@ export async function renderMapImage(request: RenderRequest, size: ImageSize): P
   const ctx = canvas.getContext('2d');
   const drawing = request.basemap.drawing;
   const palette = PALETTES[drawing.type === 'builtin' ? drawing.palette : 'classic'];
+  const streets = drawing.type === 'builtin' && request.streets?.length ? decodeStreetTiles(request.streets, view) : undefined;
   if (drawing.type === 'builtin') {
     drawBuiltinBasemap(ctx, view, palette);
+    if (streets) drawStreetShapes(ctx, view, streets, STREET_PALETTES[drawing.palette], size.scale);
   } else {
     if (!request.paintTiles) throw new Error(`The basemap ${request.basemap.id} needs its tiles`);
     ctx.fillStyle = palette.land;
@@ -81,11 +88,15 @@ export async function renderMapImage(request: RenderRequest, size: ImageSize): P
   const points = pointsOnImage(request.scene, view, size.scale);
   // Points crowded into dots have no titles (the browser's dots have none either).
   const labels = size.labels ? placeFeatureLabels(ctx, request.scene, view, space, size.scale, !crowdedPoints(points)) : [];
-  if (size.labels && drawing.type === 'builtin') drawBuiltinLabels(ctx, view, palette, space, size.scale);
+  if (size.labels && drawing.type === 'builtin') {
+    if (streets) await drawStreetLabels(ctx, view, streets, STREET_PALETTES[drawing.palette], space, size.scale);
+    if (!streets || styleZoom(view) < NATURAL_EARTH_LABELS_UNTIL) drawBuiltinLabels(ctx, view, palette, space, size.scale);
+  }
   await drawFeatures(ctx, request.scene, { view, scale: size.scale, markers: request.markers, points });
   drawFeatureLabels(ctx, labels, size.scale);
   drawTextLabels(ctx, texts, size.scale);
-  drawAttribution(ctx, request.basemap.attribution, size, palette.attribution, palette.attributionBox);
+  const attribution = streets ? `${OSM_CREDIT} · ${request.basemap.attribution}` : request.basemap.attribution;
+  drawAttribution(ctx, attribution, size, palette.attribution, palette.attributionBox);
   // The canvas's own pixels, without getImageData's copy and un-premultiplying: every image is
   // opaque (the basemap covers it), so premultiplied and straight RGBA are the same bytes.
   return sharp(canvas.data(), { raw: { width: size.width, height: size.height, channels: 4 } })

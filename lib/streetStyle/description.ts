@@ -49,6 +49,8 @@ export interface DotRule extends RuleBase {
   kind: 'dot';
   colour: Colour;
   radius: number;
+  /** The Maki icon (@mapbox/maki) of each class, drawn in the colour instead of the dot (15 px). */
+  icons?: Readonly<Record<string, string>>;
 }
 
 export interface LabelRule extends RuleBase {
@@ -61,11 +63,14 @@ export interface LabelRule extends RuleBase {
   text: 'name' | 'housenumber';
   /** Features with a lower `rank` are placed first where labels collide. */
   byRank?: boolean;
-  /** Beside a dot (POIs) rather than centred. */
+  /** Beside the icon or dot (POIs), BESIDE_ICON_EMS to its right, rather than centred. */
   offset?: boolean;
 }
 
 export type StreetRule = FillRule | LineRule | DotRule | LabelRule;
+
+/** How far right of its point a POI's name starts, in ems: clear of its 15-px icon. */
+export const BESIDE_ICON_EMS = 1;
 
 const cls = (...values: string[]): Match => ({ values });
 
@@ -95,9 +100,33 @@ function roadsOn(level: Level): StreetRule[] {
   return rules;
 }
 
-/** The points of interest named on the map, a restrained set: landmarks from zoom 15, everyday places from 17. */
-const LANDMARKS = cls('attraction', 'museum', 'theatre', 'cinema', 'library', 'hospital', 'college', 'town_hall', 'railway', 'ferry_terminal', 'place_of_worship', 'castle', 'monument', 'zoo', 'stadium');
-const EVERYDAY = cls('cafe', 'restaurant', 'bar', 'lodging', 'grocery', 'shop', 'pharmacy', 'post', 'bakery');
+/** The points of interest named on the map, a restrained set, by their Maki icons: landmarks from zoom 15, everyday places from 17. */
+const LANDMARK_ICONS: Readonly<Record<string, string>> = {
+  attraction: 'attraction',
+  museum: 'museum',
+  theatre: 'theatre',
+  cinema: 'cinema',
+  library: 'library',
+  hospital: 'hospital',
+  college: 'college',
+  town_hall: 'town-hall',
+  railway: 'rail',
+  ferry_terminal: 'ferry',
+  place_of_worship: 'place-of-worship',
+  castle: 'castle',
+  monument: 'monument',
+  zoo: 'zoo',
+  stadium: 'stadium',
+};
+const EVERYDAY_ICONS: Readonly<Record<string, string>> = { cafe: 'cafe', restaurant: 'restaurant', bar: 'bar', lodging: 'lodging', grocery: 'grocery', shop: 'shop', pharmacy: 'pharmacy', post: 'post', bakery: 'bakery' };
+const LANDMARKS = cls(...Object.keys(LANDMARK_ICONS));
+const EVERYDAY = cls(...Object.keys(EVERYDAY_ICONS));
+
+/** Natural Earth's capitals and country names give way to the street map's place names from this (MapLibre) zoom. */
+export const NATURAL_EARTH_LABELS_UNTIL = 6;
+
+/** What every drawing of the street map credits (the data's licence, ODbL, asks for it). */
+export const OSM_CREDIT = '© OpenStreetMap contributors';
 
 /** Bottom to top. */
 export const STREET_RULES: readonly StreetRule[] = [
@@ -123,9 +152,9 @@ export const STREET_RULES: readonly StreetRule[] = [
   { kind: 'label', id: 'water-name', layer: 'water_name', placement: 'point', text: 'name', colour: 'waterLabel', size: [[8, 11], [14, 14]] },
   { kind: 'label', id: 'road-name', layer: 'transportation_name', placement: 'line', text: 'name', colour: 'roadLabel', size: [[13, 10], [16, 12], [18, 14]], minzoom: 13 },
   { kind: 'label', id: 'housenumber', layer: 'housenumber', placement: 'point', text: 'housenumber', colour: 'houseNumber', size: [[17, 10], [19, 12]], minzoom: 17 },
-  { kind: 'dot', id: 'poi-everyday-dot', layer: 'poi', match: EVERYDAY, colour: 'poiDot', radius: 2.5, minzoom: 17 },
+  { kind: 'dot', id: 'poi-everyday-dot', layer: 'poi', match: EVERYDAY, colour: 'poiDot', radius: 2.5, icons: EVERYDAY_ICONS, minzoom: 17 },
   { kind: 'label', id: 'poi-everyday', layer: 'poi', match: EVERYDAY, placement: 'point', text: 'name', colour: 'poiLabel', size: [[17, 10], [19, 12]], minzoom: 17, byRank: true, offset: true },
-  { kind: 'dot', id: 'poi-landmark-dot', layer: 'poi', match: LANDMARKS, colour: 'poiDot', radius: 3, minzoom: 15 },
+  { kind: 'dot', id: 'poi-landmark-dot', layer: 'poi', match: LANDMARKS, colour: 'poiDot', radius: 3, icons: LANDMARK_ICONS, minzoom: 15 },
   { kind: 'label', id: 'poi-landmark', layer: 'poi', match: LANDMARKS, placement: 'point', text: 'name', colour: 'poiLabel', size: [[15, 10], [18, 12]], minzoom: 15, byRank: true, offset: true },
   { kind: 'label', id: 'place-minor', layer: 'place', match: cls('suburb', 'quarter', 'neighbourhood', 'hamlet', 'isolated_dwelling'), placement: 'point', text: 'name', colour: 'placeLabel', size: [[11, 10], [14, 12], [17, 14]], minzoom: 11, byRank: true },
   { kind: 'label', id: 'place-village', layer: 'place', match: cls('village'), placement: 'point', text: 'name', colour: 'placeLabel', size: [[9, 10], [14, 14]], minzoom: 9, byRank: true },

@@ -2,7 +2,7 @@
 // vector source, in a palette. Labels name the service's own web font (no glyph server: see
 // lib/basemapStyles.ts).
 import type { ExpressionSpecification, FilterSpecification, LayerSpecification } from '@maplibre/maplibre-gl-style-spec';
-import { STREET_RULES, type Level, type Match, type StreetRule, type Stops } from './description.js';
+import { BESIDE_ICON_EMS, STREET_RULES, type Level, type Match, type StreetRule, type Stops } from './description.js';
 import type { StreetPalette } from './palettes.js';
 
 /** Widths and sizes: exponential between the stops, held beyond them. */
@@ -58,6 +58,13 @@ function layerOf(rule: StreetRule, source: string, palette: StreetPalette, font:
         },
       };
     case 'dot':
+      if (rule.icons) {
+        // Each class's Maki icon in the palette's colour: the front end loads `maki-<name>-<rrggbb>`
+        // from /assets/maki/<name>-<rrggbb>.svg when the map first asks for it (web/app/mapAdapter.ts).
+        const colour = palette[rule.colour].slice(1).toLowerCase();
+        const byClass = Object.entries(rule.icons).flatMap(([value, icon]) => [value, `maki-${icon}-${colour}`]);
+        return { ...common, type: 'symbol', layout: { 'icon-image': ['match', ['get', 'class'], ...byClass, ''] as unknown as ExpressionSpecification, 'icon-allow-overlap': false } };
+      }
       return { ...common, type: 'circle', paint: { 'circle-color': palette[rule.colour], 'circle-radius': rule.radius, 'circle-stroke-color': palette.labelHalo, 'circle-stroke-width': 1 } };
     case 'label':
       return {
@@ -69,7 +76,7 @@ function layerOf(rule: StreetRule, source: string, palette: StreetPalette, font:
           'text-size': byZoom(rule.size),
           'text-max-width': 8,
           ...(rule.placement === 'line' ? { 'symbol-placement': 'line', 'text-rotation-alignment': 'map', 'symbol-spacing': 300 } : {}),
-          ...(rule.offset ? { 'text-anchor': 'left', 'text-offset': [0.6, 0] } : {}),
+          ...(rule.offset ? { 'text-anchor': 'left', 'text-offset': [BESIDE_ICON_EMS, 0] } : {}),
           ...(rule.byRank ? { 'symbol-sort-key': ['coalesce', ['get', 'rank'], 99] } : {}),
         },
         paint: { 'text-color': palette[rule.colour], 'text-halo-color': palette.labelHalo, 'text-halo-width': 1.5, 'text-halo-blur': 0.5 },

@@ -134,6 +134,9 @@ describe('the map editor in Chromium', () => {
     expect(await page.locator('.item-panel .measure').textContent()).toMatch(/^Length: [\d.,]+ mi in metres and kilometres$/);
     await page.waitForTimeout(300);
     await page.screenshot({ path: `${SHOTS}/editor-line-selected.png` });
+    // The selected line has a clear halo: the amber of Box selection's outline, along its length.
+    const canvasBox = (await page.locator('.maplibregl-canvas').boundingBox())!;
+    expect(await pixelsNear(page, canvasBox, [0xff, 0xc4, 0x00])).toBeGreaterThan(300);
     const walk = byTitle.Walk!.geometry.coordinates as [number, number][];
     const [vx, vy] = at(0.5, 0.35);
     await page.mouse.move(vx, vy);

@@ -179,6 +179,14 @@ describe('commercial basemaps in the browser', () => {
     expect(styleOf((await visitor.request(map.path)).html)).toBe(`/maps/${map.id}/basemap/style.json`);
   });
 
+  it('writes nothing when a map on a built-in basemap is viewed (only commercial basemaps have a traffic limit)', async () => {
+    const me = await account();
+    const map = await upload(me.key, 'Quiet', 'public');
+    const visitor = new Browser(service.url);
+    for (const path of [map.path, `/embed/${map.id}`, map.path]) expect((await visitor.request(path)).status).toBe(200);
+    expect(await service.db('map_daily_views').where({ map_id: map.id })).toEqual([]);
+  });
+
   it("never serves one account's cached tiles to another account's map: a bogus key is refused, not answered from the cache", async () => {
     const owner = await account();
     await saveProviderKey(service.db, owner.userId, 'map_platform', OWNER_KEY);

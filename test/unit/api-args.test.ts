@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { operation as mapAppend } from '../../api/routes/map/append.js';
 import { operation as mapGet } from '../../api/routes/map/get.js';
 import { operation as mapUpdate } from '../../api/routes/map/update.js';
@@ -23,6 +24,18 @@ describe('argument schemas', () => {
     expect(mapGetArgs.parse({ map_id: 5 })).toEqual({ map_id: 5 });
     expect(mapGetArgs.parse({ map_id: '42' })).toEqual({ map_id: 42 });
     for (const bad of [0, -3, 1.5, '007', 'x', null, true]) expect(mapGetArgs.safeParse({ map_id: bad }).success).toBe(false);
+  });
+
+  it("say in the map id's pattern (the OpenAPI document's) which digit strings are map ids: up to 9007199254740991", () => {
+    const pattern = new RegExp((z.toJSONSchema(mapGetArgs, { io: 'input' }) as unknown as { properties: { map_id: { anyOf: { pattern?: string }[] } } }).properties.map_id.anyOf[1]!.pattern!);
+    const max = BigInt(Number.MAX_SAFE_INTEGER);
+    const samples = ['1', '9', '10', '900719925474099', '9007199254740991', '9007199254740992', '9007199254740999', '9499443934707269', '8999999999999999', '9007199254739999', '9007199254740990', '9007199254740100', '10000000000000000', '0', '01'];
+    for (let digits = 1; digits <= 17; digits++) for (let i = 0; i < 200; i++) samples.push(String(BigInt(10) ** BigInt(digits - 1) + BigInt(Math.floor(Math.random() * 9 * 10 ** (digits - 1)))));
+    for (const sample of samples) {
+      const isId = /^[1-9]\d*$/.test(sample) && BigInt(sample) <= max;
+      expect([sample, pattern.test(sample)]).toEqual([sample, isId]);
+      expect([sample, mapGetArgs.safeParse({ map_id: sample }).success]).toEqual([sample, isId]);
+    }
   });
 
   it('name a missing required argument', () => {

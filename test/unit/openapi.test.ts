@@ -77,12 +77,13 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('answers every operation with HTTP 200: the result, the error object, or rate_limited with retry_after', () => {
+  it('answers every operation with HTTP 200: the result, the error object, or rate_limited with retry_after (feature/save: or its save_conflict)', () => {
     for (const op of OPERATIONS) {
       const responses = post(op.path).responses;
       expect(Object.keys(responses), op.path).toEqual(['200']);
       const oneOf = responses['200']!.content['application/json']!.schema.oneOf!;
-      expect(oneOf).toHaveLength(3);
+      expect(oneOf).toHaveLength(op.failure ? 4 : 3);
+      if (op.failure) expect(oneOf[3]!.$ref).toBe(`#/components/schemas/${op.failure.name}`);
       expect(oneOf.map((s) => s.$ref)).toEqual(expect.arrayContaining(['#/components/schemas/ErrorResult', '#/components/schemas/RateLimitedResult']));
       expect(resolve(oneOf[2]!).required).toEqual(['error', 'error_code', 'retry_after']);
       for (const schema of oneOf) expect(() => resolve(schema)).not.toThrow();

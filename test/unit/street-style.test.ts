@@ -35,7 +35,11 @@ describe.each(['classic', 'light', 'dark'] as const)('the %s style over a street
     expect(byId['streets-housenumber']!.minzoom).toBe(17);
     expect(byId['streets-road-name']!.layout!['symbol-placement']).toBe('line');
     expect(byId['streets-road-primary-bridge']!.paint!['line-color']).toBe(STREET_PALETTES[id].primary);
-    for (const layer of streets.filter((layer) => layer.type === 'symbol')) expect(layer.layout!['text-font']).toEqual(['Noto Sans', 'sans-serif']);
+    // Text in the service font; points of interest as Maki icons (no text of their own: their names are label layers).
+    for (const layer of streets.filter((layer) => layer.type === 'symbol')) {
+      if ('text-field' in layer.layout!) expect(layer.layout!['text-font']).toEqual(['Noto Sans', 'sans-serif']);
+      else expect(layer.layout!['icon-image']).toEqual(expect.arrayContaining(['match']));
+    }
   });
 
   it('keeps Natural Earth under the streets and its labels only where the street map has none of its own', () => {

@@ -60,6 +60,24 @@ const END_PIXELS = 12;
 /** Finished changes of the edited feature that are edits (terra-draw's finish actions). */
 const EDIT_ACTIONS = new Set(['dragFeature', 'dragCoordinate', 'insertMidpoint', 'deleteCoordinate', 'dragCoordinateResize']);
 
+/**
+ * The selected item: a clear halo in the amber of Box selection's outline (boxSelectAdapter.ts),
+ * around a point in the focus blue, along a line, around an area (issue 26: terra-draw's default
+ * thin blue was hard to tell from an unselected item).
+ */
+const SELECTED_STYLES = {
+  selectedPointColor: '#1a56b0',
+  selectedPointWidth: 8,
+  selectedPointOutlineColor: '#ffc400',
+  selectedPointOutlineWidth: 4,
+  selectedLineStringColor: '#ffc400',
+  selectedLineStringWidth: 7,
+  selectedPolygonColor: '#ffc400',
+  selectedPolygonFillOpacity: 0.2,
+  selectedPolygonOutlineColor: '#ffc400',
+  selectedPolygonOutlineWidth: 4,
+} as const;
+
 /** terra-draw refuses coordinates of more than 9 decimals (a tenth of a millimetre): shapes go in rounded. */
 const DECIMALS = 1e9;
 const rounded = (value: number) => Math.round(value * DECIMALS) / DECIMALS;
@@ -102,6 +120,7 @@ export function createDrawing(map: unknown, onDrawn: (id: number, geometry: Edit
       new TerraDrawSelectMode({
         flags: { point: { feature: { draggable: true } }, linestring: editableFlags(snapping), polygon: editableFlags(snapping) },
         keyEvents: null,
+        styles: SELECTED_STYLES,
       }),
       new TerraDrawPointMode(),
       lineMode,

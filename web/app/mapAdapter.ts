@@ -9,6 +9,7 @@ import { boxHits, type LonLat } from './boxHitTest.js';
 import { createBoxSelect, type BoxSelect } from './boxSelectAdapter.js';
 import { createDrawing, type Drawing, type EditableGeometry } from './drawingAdapter.js';
 import { labelDrawing, TEXT_LABEL_LAYER } from './textLabelLayer.js';
+import { titleDrawing, titleLayers } from './titleLayers.js';
 import { mapSnapping } from './mapSnapping.js';
 
 export type { Drawing, DrawTool, EditableGeometry, Shape } from './drawingAdapter.js';
@@ -193,6 +194,7 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
       _id: feature.id,
       _color: typeof feature.properties?.color === 'string' && /^#[0-9a-f]{6}$/i.test(feature.properties.color) ? feature.properties.color : DEFAULT_COLOR,
       _icon: iconOf(feature.properties),
+      _title: titleDrawing(feature.properties),
       ...labelDrawing(feature),
     },
   });
@@ -234,12 +236,13 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
   // A custom marker is its own picture: no circle under it.
   map.addLayer({ id: 'points', type: 'circle', source: 'points', minzoom: dotZoom, filter: ['all', ['==', ['geometry-type'], 'Point'], ['!=', ['slice', ['get', '_icon'], 0, 7], 'marker-']], paint: { 'circle-color': color, 'circle-radius': 11, 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 1.5 } });
   map.addLayer({ id: 'icons', type: 'symbol', source: 'points', minzoom: dotZoom, filter: ['all', ['==', ['geometry-type'], 'Point'], ['!=', ['get', '_icon'], '']], layout: { 'icon-image': ['get', '_icon'], 'icon-allow-overlap': true } });
+  for (const layer of titleLayers(dotZoom)) map.addLayer(layer as never);
 
   map.addLayer(TEXT_LABEL_LAYER as never);
 
   const listeners: ((feature: MapFeature, at: [number, number]) => void)[] = [];
   const byId = new Map(features.map((feature) => [feature.id, feature]));
-  for (const layer of ['labels', 'points', 'icons', 'lines', 'areas']) {
+  for (const layer of ['labels', 'points', 'icons', 'lines', 'areas', 'point-titles', 'line-titles', 'area-titles']) {
     map.on('click', layer, (event: MapLayerMouseEvent) => {
       const id = Number(event.features?.[0]?.properties?._id);
       const feature = byId.get(id);
