@@ -103,9 +103,9 @@ describe('map/upload', () => {
   });
 
   it('refuses an unknown file_type, naming the allowed ones', async () => {
-    const body = await service.send('map/upload', key, { file_type: 'shapefile', visibility: 'public' }, 'x');
+    const body = await service.send('map/upload', key, { file_type: 'dwg', visibility: 'public' }, 'x');
     expect(body.error_code).toBe('invalid_arguments');
-    expect(body.error).toMatch(/empty, kml, gpx, geojson/);
+    expect(body.error).toMatch(/empty, kml, gpx, geojson, shapefile, flatgeobuf, geopackage/);
     const csv = await service.send('map/upload', key, { file_type: 'csv', visibility: 'public' }, 'x');
     expect(csv.error_code).toBe('invalid_arguments');
   });
