@@ -115,5 +115,5 @@ describe('npm start (embedded)', () => {
     // The Temporal dev server it started is gone too.
     const left = await run('pgrep', ['-f', path.join(dataDir, 'temporal.sqlite')]).catch((e: { code: number }) => e.code);
     expect(left).toBe(1);
-  });
+  }, 240_000); // the service's start (its own wait allows 90 s) and four CLI runs: over 60 s on a loaded CI machine
 });
