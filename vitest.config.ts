@@ -15,7 +15,9 @@ export default defineConfig({
       { extends: true, test: { name: 'server', globalSetup: ['test/setup/global.ts'], include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'], sequence: { groupOrder: 0 } } },
       // The browser tests after the rest: Chromium drawing WebGL in software takes a core, which
       // the timing and memory checks of the integration tests must not share.
-      { extends: true, test: { name: 'browser', globalSetup: ['test/setup/global.ts'], include: ['test/e2e/**/*.test.ts'], sequence: { groupOrder: 1 } } },
+      // A browser test is a journey through several pages drawn in software: 180 s is its bound
+      // (CI's loaded machine took 60–65 s for journeys that take 45 s alone), not a speed check.
+      { extends: true, test: { name: 'browser', globalSetup: ['test/setup/global.ts'], include: ['test/e2e/**/*.test.ts'], sequence: { groupOrder: 1 }, testTimeout: 180_000 } },
       // Last, one file at a time: each starts its own PostgreSQL cluster, Temporal server and API and
       // worker processes (test/support/deployment.ts), and kills or restarts them; the shared
       // server and database of test/setup/global.ts are not needed.
