@@ -62,7 +62,8 @@ describe('Find a place in Chromium', () => {
       expect(await ringAtMiddle(page)).toBe(0);
 
       await typeQuery(page, 'lisb');
-      expect(await options(page).first().textContent()).toBe('Lisbon, Lisbon, Portugal');
+      // The suggestions of a shorter query typed on the way may show first: the query's own come next.
+      await expect.poll(() => options(page).first().textContent()).toBe('Lisbon, Lisbon, Portugal');
       expect(await status(page).textContent()).toMatch(/^\d places found; the Down arrow goes through them, Enter chooses\.$/);
       expect(await page.getByText('GeoNames').getAttribute('href')).toBe('https://www.geonames.org/'); // the data's credit, with the results
       await page.screenshot({ path: `${SHOTS}/place-search-map-page-${width}.png` });
@@ -117,7 +118,8 @@ describe('Find a place in Chromium', () => {
       expect(await add.isDisabled()).toBe(true); // nothing found yet
 
       await typeQuery(page, 'zuri');
-      expect(await options(page).first().textContent()).toBe('Zürich, Zurich, Switzerland');
+      // The suggestions of a shorter query typed on the way ("zu": Zunyi) may show first: the query's own come next.
+      await expect.poll(() => options(page).first().textContent()).toBe('Zürich, Zurich, Switzerland');
       await page.screenshot({ path: `${SHOTS}/place-search-editor-${width}.png` });
       expect(await accessibilityViolations(page)).toEqual([]);
       await page.keyboard.press('ArrowDown');
