@@ -6,7 +6,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
+import { AppError } from '../../lib/errors.js';
 import type { MapFeature, Position } from '../../lib/geojson/model.js';
+import type { FormatParser, ParsedFile } from '../../lib/formats/types.js';
 import { makeZip } from './zipWriter.js';
 
 export interface SourceFeature {
@@ -146,4 +148,19 @@ export function expectSamePositions(imported: MapFeature[], source: SourceFeatur
       if (!same) expect(mine, `feature ${index + 1} part ${part + 1}`).toEqual(line);
     });
   });
+}
+
+/** A GIS reader as the tests call it, and the AppError it refuses a file with (throws if it accepts it). */
+export function readerOf(read: FormatParser) {
+  const parse = async (bytes: Uint8Array): Promise<ParsedFile> => read(bytes, { publicUrl: 'http://localhost:3000' });
+  const failure = async (bytes: Uint8Array): Promise<AppError> => {
+    try {
+      await parse(bytes);
+    } catch (error) {
+      if (error instanceof AppError) return error;
+      throw error;
+    }
+    throw new Error('the file was accepted');
+  };
+  return { parse, failure };
 }

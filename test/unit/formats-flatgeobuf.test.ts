@@ -1,23 +1,11 @@
 // FlatGeobuf files made by ogr2ogr from GeoJSON sources (test/support/gisFiles.ts), in WGS 84 and
 // projected systems, compared with the source position by position; damaged files.
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../lib/errors.js';
 import { parseFlatGeobuf } from '../../lib/formats/flatgeobuf.js';
 import { guessFormat } from '../../lib/formats/guessFormat.js';
-import type { ParsedFile } from '../../lib/formats/types.js';
-import { byName, expectSamePositions, LINES, ogrFile, POINTS, POLYGONS } from '../support/gisFiles.js';
+import { byName, expectSamePositions, LINES, ogrFile, POINTS, POLYGONS, readerOf } from '../support/gisFiles.js';
 
-const options = { publicUrl: 'http://localhost:3000' };
-const parse = async (bytes: Uint8Array): Promise<ParsedFile> => parseFlatGeobuf(bytes, options);
-const failure = async (bytes: Uint8Array): Promise<AppError> => {
-  try {
-    await parse(bytes);
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('the file was accepted');
-};
+const { parse, failure } = readerOf(parseFlatGeobuf);
 const ALL = [...POINTS, ...LINES, ...POLYGONS];
 
 describe('FlatGeobuf files made by ogr2ogr', () => {

@@ -4,23 +4,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import initSqlJs from 'sql.js';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../lib/errors.js';
 import { parseGeoPackage } from '../../lib/formats/geopackage.js';
 import { guessFormat } from '../../lib/formats/guessFormat.js';
-import type { ParsedFile } from '../../lib/formats/types.js';
-import { byName, expectSamePositions, LINES, ogr2ogr, ogrFile, POINTS, POLYGONS, tempFolder } from '../support/gisFiles.js';
+import { byName, expectSamePositions, LINES, ogr2ogr, ogrFile, POINTS, POLYGONS, tempFolder, readerOf } from '../support/gisFiles.js';
 
-const options = { publicUrl: 'http://localhost:3000' };
-const parse = async (bytes: Uint8Array): Promise<ParsedFile> => parseGeoPackage(bytes, options);
-const failure = async (bytes: Uint8Array): Promise<AppError> => {
-  try {
-    await parse(bytes);
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('the file was accepted');
-};
+const { parse, failure } = readerOf(parseGeoPackage);
 const ALL = [...POINTS, ...LINES, ...POLYGONS];
 
 /** A GeoPackage with one layer per entry, each in its own EPSG system. */

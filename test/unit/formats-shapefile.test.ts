@@ -1,25 +1,13 @@
 // Zipped shapefiles made by ogr2ogr from GeoJSON sources (test/support/gisFiles.ts), in WGS 84
 // and projected systems, compared with the source position by position; damaged and hostile files.
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../lib/errors.js';
 import { parseShapefile } from '../../lib/formats/shapefile.js';
 import { guessFormat } from '../../lib/formats/guessFormat.js';
-import type { ParsedFile } from '../../lib/formats/types.js';
-import { expectSamePositions, LINES, POINTS, POLYGONS, zippedShapefile } from '../support/gisFiles.js';
+import { expectSamePositions, LINES, POINTS, POLYGONS, zippedShapefile, readerOf } from '../support/gisFiles.js';
 import { makeZip, zeroBomb } from '../support/zipWriter.js';
 import { unzipSync } from '../support/unzip.js';
 
-const options = { publicUrl: 'http://localhost:3000' };
-const parse = async (bytes: Uint8Array): Promise<ParsedFile> => parseShapefile(bytes, options);
-const failure = async (bytes: Uint8Array): Promise<AppError> => {
-  try {
-    await parse(bytes);
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('the file was accepted');
-};
+const { parse, failure } = readerOf(parseShapefile);
 const layers = { lines: LINES, points: POINTS, polygons: POLYGONS };
 
 describe('zipped shapefiles made by ogr2ogr', () => {
