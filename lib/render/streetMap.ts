@@ -9,7 +9,7 @@
 // taken only from a tile's own square for the same reason. Text follows MapLibre's where a canvas
 // allows it simply: point labels wrapped at 8 ems, road and river names straight along the
 // straightest stretch of their line long enough for them, upright.
-import { loadImage, type SKRSContext2D } from '@napi-rs/canvas';
+import { loadImage, type Image, type SKRSContext2D } from '@napi-rs/canvas';
 import { VectorTile, type VectorTileLayer } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { BESIDE_ICON_EMS, STREET_RULES, type DotRule, type LabelRule } from '../streetStyle/description.js';
@@ -194,6 +194,13 @@ const ICON_PX = 15;
 /** Points of interest: each class's Maki icon in the rule's colour, or a dot for a rule without icons. */
 async function drawDots(ctx: SKRSContext2D, rule: DotRule, tiles: DecodedStreetTiles, palette: StreetPalette, scale: number): Promise<void> {
   const size = Math.round(ICON_PX * scale);
+  // Each icon decoded once per image, however many points show it.
+  const images = new Map<string, Promise<Image>>();
+  const imageOf = (icon: string) => {
+    let image = images.get(icon);
+    if (!image) images.set(icon, (image = loadImage(makiSvg(icon, size, palette[rule.colour]))));
+    return image;
+  };
   ctx.beginPath();
   for (const tile of tiles) {
     for (const feature of tile.features(rule.layer)) {
@@ -202,7 +209,7 @@ async function drawDots(ctx: SKRSContext2D, rule: DotRule, tiles: DecodedStreetT
         if (!point || !tile.owns(point.x, point.y)) continue;
         const icon = rule.icons?.[String(feature.properties.class)];
         if (icon && makiName(icon)) {
-          ctx.drawImage(await loadImage(makiSvg(icon, size, palette[rule.colour])), point.x - size / 2, point.y - size / 2, size, size);
+          ctx.drawImage(await imageOf(icon), point.x - size / 2, point.y - size / 2, size, size);
           continue;
         }
         ctx.moveTo(point.x + rule.radius * scale, point.y);

@@ -8,7 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basemapById } from '../../lib/basemaps.js';
 import { renderMapImage, STATIC_IMAGE, THUMBNAIL, viewOf, type ImageSize } from '../../lib/render/renderMap.js';
 import { Scene } from '../../lib/render/scene.js';
-import { streetTilesOf, type StreetTileBytes } from '../../lib/render/streetMap.js';
+import { createCanvas } from '@napi-rs/canvas';
+import { LabelSpace } from '../../lib/render/labelSpace.js';
+import { worldX, worldY, type View } from '../../lib/render/mercator.js';
+import { decodeStreetTiles, drawStreetLabels, streetTilesOf, type StreetTileBytes } from '../../lib/render/streetMap.js';
 import { STREET_PALETTES } from '../../lib/streetStyle/palettes.js';
 import { openStreetArchive, type StreetArchive } from '../../lib/streetArchive/index.js';
 import { compareWithGolden, pixels, type Pixels } from '../support/goldenImage.js';
@@ -68,6 +71,26 @@ describe('a static image over the street map', () => {
       expect(count(without, colours.building)).toBeLessThan(area * 0.001);
     });
   }
+
+  it("draws points of interest as their Maki icons in the palette's colour at street zoom", async () => {
+    // MapLibre zoom 17 over the station (the framing of a map image stops at 14: drawn directly).
+    const zoom = 18;
+    const worldSize = 256 * 2 ** zoom;
+    const view: View = { width: 800, height: 600, worldSize, zoom, left: worldX(24.9414) - 400 / worldSize, top: worldY(60.1712) - 300 / worldSize };
+    const tiles: StreetTileBytes[] = [];
+    for (const address of streetTilesOf(view, archive.info)) {
+      const bytes = await archive.decodedTile(address.z, address.x, address.y);
+      if (bytes) tiles.push({ ...address, bytes });
+    }
+    const canvas = createCanvas(view.width, view.height);
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = '#ffffff';
+    ctx.fillRect(0, 0, view.width, view.height);
+    await drawStreetLabels(ctx, view, decodeStreetTiles(tiles, view), STREET_PALETTES.classic, new LabelSpace(view.width, view.height), 1);
+    const image = await pixels(await canvas.encode('png'));
+    // The view's few landmarks as 15-px icons: about 540 pixels of the colour (as 3-px dots: 56).
+    expect(count(image, STREET_PALETTES.classic.poiDot)).toBeGreaterThan(300);
+  });
 
   it('is drawn on Natural Earth alone where the archive has no tiles, credited to Natural Earth only', async () => {
     const lisbon = cafes(-9.14, 38.71);
