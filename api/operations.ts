@@ -14,5 +14,8 @@ import { operation as mapUpdate } from './routes/map/update.js';
 import { operation as mapUpload } from './routes/map/upload.js';
 import { operation as markerUpload } from './routes/marker/upload.js';
 import { operation as placeSearch } from './routes/place/search.js';
+import { operation as webhookCreate } from './routes/webhook/create.js';
+import { operation as webhookDelete } from './routes/webhook/delete.js';
+import { operation as webhookList } from './routes/webhook/list.js';
 
-export const OPERATIONS: readonly Operation[] = [mapList, mapGet, mapUpload, mapUpdate, mapAppend, mapRefreshImage, featureGet, featureList, featureSave, mapChanges, imageUpload, markerUpload, basemapList, placeSearch];
+export const OPERATIONS: readonly Operation[] = [mapList, mapGet, mapUpload, mapUpdate, mapAppend, mapRefreshImage, featureGet, featureList, featureSave, mapChanges, imageUpload, markerUpload, basemapList, placeSearch, webhookCreate, webhookList, webhookDelete];

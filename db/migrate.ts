@@ -34,6 +34,7 @@ import * as m029 from './migrations/029_signups.js';
 import * as m030 from './migrations/030_login_addresses.js';
 import * as m031 from './migrations/031_map_daily_tiles.js';
 import * as m032 from './migrations/032_description_html.js';
+import * as m033 from './migrations/033_webhooks.js';
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void>; config?: { transaction?: boolean } };
 
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   '030_login_addresses': m030,
   '031_map_daily_tiles': m031,
   '032_description_html': m032,
+  '033_webhooks': m033,
 };
 
 /** The migrations in order, up to and including `last` (all of them without it). */

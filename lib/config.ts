@@ -49,6 +49,15 @@ const envSchema = z.object({
   BASEMAP_TILE_CACHE_MB: z.coerce.number().int().min(0).default(64),
   BASEMAPS_EXTRA: z.string().trim().min(1).optional(),
   BASEMAPS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  WEBHOOK_RETRY_FIRST: z
+    .string()
+    .refine((value) => durationMs(value) !== undefined, 'must be a duration such as 30s')
+    .default('30s'),
+  WEBHOOK_RETRY_FOR: z
+    .string()
+    .refine((value) => durationMs(value) !== undefined, 'must be a duration such as 24h')
+    .default('24h'),
   PROVIDER_KEY_MAP_PLATFORM: z.string().trim().min(8).optional(),
   PROVIDER_KEY_LOCATION_PLATFORM: z.string().trim().min(8).optional(),
   PROVIDER_KEY_GIS_PLATFORM: z.string().trim().min(8).optional(),
@@ -134,6 +143,12 @@ export interface Config extends LimitsConfig {
   extraBasemaps: Basemap[];
   /** Basemap tiles may be fetched from private, loopback and link-local addresses (BASEMAPS_ALLOW_PRIVATE=true). */
   basemapsAllowPrivate: boolean;
+  /** Webhook endpoints may be at private, loopback and link-local addresses, and plain http (WEBHOOK_ALLOW_PRIVATE=true). */
+  webhookAllowPrivate: boolean;
+  /** A failed webhook delivery's first retry comes after this long, each next one twice as late (at most an hour) (WEBHOOK_RETRY_FIRST). */
+  webhookRetryFirstMs: number;
+  /** Deliveries are retried for this long; an endpoint failing this long is switched off (WEBHOOK_RETRY_FOR, 24 h). */
+  webhookRetryForMs: number;
   /**
    * The service's own provider keys (PROVIDER_KEY_<KIND>): the browser shows a map on a commercial
    * basemap with them when its owner has no key, until the map passes heavyTrafficViews in a day.
@@ -213,6 +228,9 @@ export function loadConfig(env: Env = process.env): Config {
     basemapTileCacheBytes: e.BASEMAP_TILE_CACHE_MB * MB,
     extraBasemaps: 'basemaps' in extras ? extras.basemaps : [],
     basemapsAllowPrivate: e.BASEMAPS_ALLOW_PRIVATE === 'true',
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
+    webhookRetryFirstMs: durationMs(e.WEBHOOK_RETRY_FIRST)!,
+    webhookRetryForMs: durationMs(e.WEBHOOK_RETRY_FOR)!,
     serviceProviderKeys: Object.fromEntries(
       (
         [

@@ -1,0 +1,68 @@
+// Webhooks (issue 28): the events, the payload a receiver gets, how it is signed, and the rules
+// an endpoint's URL must meet. Pure code shared by the API and the delivery activity.
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+
+export const WEBHOOK_EVENTS = ['map.updated', 'map.features_changed', 'map.deleted', 'map.image_refreshed'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+
+/** At most this many endpoints per owner. */
+export const MAX_WEBHOOKS_PER_OWNER = 20;
+/** A receiver has this long to answer one delivery attempt. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+/** At most this much of a receiver's answer is read (the rest is dropped). */
+export const WEBHOOK_RESPONSE_CAP_BYTES = 64 * 1024;
+/** Deliveries are retried with backoff for this long; an endpoint failing this long is switched off. */
+export const WEBHOOK_RETRY_MS = 24 * 60 * 60_000;
+
+/** What happened to a map; `data` holds the map's id and the event's details. */
+export interface WebhookEvent {
+  type: WebhookEventType;
+  mapId: number;
+  /** The map's owner: whose endpoints hear it (given for map.deleted, when the map row is gone). */
+  ownerId?: number;
+  data: Record<string, unknown>;
+}
+
+/** The JSON body of a delivery. `id` is the same on every attempt: receivers de-duplicate by it. */
+export interface WebhookPayload {
+  id: string;
+  type: WebhookEventType;
+  created_at: string;
+  data: Record<string, unknown>;
+}
+
+export function payloadOf(event: WebhookEvent, now = new Date()): WebhookPayload {
+  return { id: randomUUID(), type: event.type, created_at: now.toISOString(), data: { map_id: event.mapId, ...event.data } };
+}
+
+/** A new endpoint secret, shown to its owner once. */
+export const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString('base64url')}`;
+
+/**
+ * The `Webhook-Signature` header's value: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>"
+ * with the secret>`. Receivers recompute it and refuse a `t` too far from their clock (replays).
+ */
+export function webhookSignature(secret: string, body: string, unixSeconds: number): string {
+  const mac = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');
+  return `t=${unixSeconds},v1=${mac}`;
+}
+
+/**
+ * Why the URL cannot be an endpoint (a sentence), or undefined when it can: an absolute https URL
+ * (http too when private addresses are allowed), without user name or password, at most 2,000
+ * characters.
+ */
+export function webhookUrlProblem(value: string, allowPrivate: boolean): string | undefined {
+  if (value.length > 2000) return 'The URL is longer than 2,000 characters.';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'The URL is not an absolute URL (such as https://example.com/hooks/maps).';
+  }
+  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
+    return `Webhooks are delivered over HTTPS only; the URL starts with ${url.protocol.replace(':', '')}:.`;
+  }
+  if (url.username !== '' || url.password !== '') return 'The URL may not hold a user name or password; check the signature instead.';
+  return undefined;
+}
