@@ -4,6 +4,8 @@ import type { Basemap, ProviderKind } from '../lib/basemaps.js';
 import type { BackgroundPainter } from '../lib/render/renderMap.js';
 import type { TileOwner } from '../lib/render/tileCache.js';
 import type { StreetArchive } from '../lib/streetArchive/index.js';
+import type { Mailer } from '../lib/mail.js';
+import type { WebhookSettings } from '../lib/webhooks/model.js';
 
 /**
  * Fault-injection points for tests (in the spirit of FoundationDB's BUGGIFY): a test can make
@@ -29,4 +31,8 @@ export interface ActivityDeps {
   serviceProviderKeys?: Partial<Record<ProviderKind, string>>;
   /** The street map archive (BASEMAP_TILES), opened and checked by the entry point, for the renderer's built-in basemaps; undefined: Natural Earth only. */
   streets?: StreetArchive;
+  /** Webhook deliveries: private addresses allowed, retry timing (lib/webhooks/model.ts DEFAULT_WEBHOOK_SETTINGS without it). */
+  webhooks?: WebhookSettings;
+  /** Tells an owner their webhook endpoint was switched off. */
+  mailer?: Mailer;
 }

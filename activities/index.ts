@@ -12,6 +12,7 @@ import { makeRenderMapImage } from './renderMapImage.js';
 import { makeStartMapImage } from './startMapImage.js';
 import { makeStoreMediaUpload } from './storeMediaUpload.js';
 import { makeSweepOrphanBlobs } from './sweepOrphanBlobs.js';
+import { makeEmitWebhookEvent, makeGiveUpWebhook, makeSendWebhook } from './webhooks.js';
 import type { ParserPool } from './parserPool.js';
 import type { RenderPool } from './renderPool.js';
 
@@ -24,6 +25,9 @@ export function createActivities(deps: ActivityDeps, parsers: ParserPool, tempor
     deleteBlobs: makeDeleteBlobs(deps),
     startMapImage: makeStartMapImage(temporal),
     sweepOrphanBlobs: makeSweepOrphanBlobs(deps),
+    emitWebhook: makeEmitWebhookEvent(deps, temporal),
+    sendWebhook: makeSendWebhook(deps),
+    giveUpWebhook: makeGiveUpWebhook(deps),
   };
 }
 

@@ -244,4 +244,17 @@ export const WORKFLOW_TYPES = {
   uploadMedia: 'uploadMedia',
   cleanup: 'cleanup',
   mediaCleanup: 'mediaCleanup',
+  deliverWebhook: 'deliverWebhook',
 } as const;
+
+/** One webhook delivery's workflow (workflows/deliverWebhook.ts): the delivery row's id, and how it is retried. */
+export interface DeliverWebhookInput {
+  deliveryId: number;
+  /** The first retry's delay; each next one twice as long, at most an hour. */
+  retryFirstMs: number;
+  /** How long it is retried before it is given up (and its endpoint, failing that long, switched off). */
+  retryForMs: number;
+}
+
+/** The workflow id of a webhook delivery: the operator finds it in the Temporal UI by it. */
+export const webhookDeliveryWorkflowId = (deliveryId: number): string => `webhook-delivery:${deliveryId}`;

@@ -4,6 +4,8 @@
 // all gracefully: new connections refused, requests in flight answered (the worker still runs
 // their workflows), then the worker's activities finished, all within SHUTDOWN_GRACE_MS
 // (lib/gracefulShutdown.ts); a second Ctrl-C stops at once.
+import { webhookSettingsOf } from '../lib/webhooks/model.js';
+import { createMailer } from '../lib/mail.js';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { Server } from 'node:http';
@@ -82,6 +84,8 @@ async function main(): Promise<void> {
       publicUrl: config.publicUrl,
       paintTiles: tilePaintingOf(config),
       serviceProviderKeys: config.serviceProviderKeys,
+      webhooks: webhookSettingsOf(config),
+      mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox') }),
       faults: slowActivities(config.testSlowActivityMs),
       streets,
     },

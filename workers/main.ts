@@ -4,6 +4,9 @@
 // blob storage as the API. SIGTERM or SIGINT: it stops polling, lets the activities in flight
 // finish within SHUTDOWN_GRACE_MS (Temporal's shutdownGraceTime; past it they are cancelled and
 // retried elsewhere), then closes its connections (lib/gracefulShutdown.ts).
+import path from 'node:path';
+import { webhookSettingsOf } from '../lib/webhooks/model.js';
+import { createMailer } from '../lib/mail.js';
 import { useExtraBasemaps } from '../lib/basemaps.js';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
@@ -50,6 +53,8 @@ async function main(): Promise<void> {
       publicUrl: config.publicUrl,
       paintTiles: tilePaintingOf(config),
       serviceProviderKeys: config.serviceProviderKeys,
+      webhooks: webhookSettingsOf(config),
+      mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox') }),
       faults: slowActivities(config.testSlowActivityMs),
       streets,
     },

@@ -6,3 +6,4 @@ export { mapImage } from './mapImage.js';
 export { mediaCleanup } from './mediaCleanup.js';
 export { uploadMap } from './uploadMap.js';
 export { uploadMedia } from './uploadMedia.js';
+export { deliverWebhook } from './deliverWebhook.js';

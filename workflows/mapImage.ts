@@ -6,8 +6,9 @@
 // as new when its history grows, and ends when nothing is asked of it: at the end of a cool-down
 // with no request waiting, or after 30 minutes idle (a later request starts a new run, which
 // cannot break the spacing: the last cool-down is over).
-import { ActivityFailure, ApplicationFailure, allHandlersFinished, condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, allHandlersFinished, condition, continueAsNew, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { RenderActivities } from '../activities/index.js';
+import { writing } from './activityOptions.js';
 import type { MapImageInput, RefreshImageAnswer, RenderMapImageResult } from '../lib/jobContracts.js';
 import { mapSavedSignal, refreshImageUpdate } from './mapImageMessages.js';
 
@@ -65,6 +66,11 @@ export async function mapImage(input: MapImageInput): Promise<void> {
   const render = async (): Promise<RenderMapImageResult> => {
     const result = await renderMapImage({ mapId: input.mapId });
     if (!result.rendered) mapGone = true;
+    // map.image_refreshed to the owner's webhooks (a local activity that records the deliveries and
+    // starts their workflows; it never fails). Runs before this change replay without it.
+    else if (patched('webhook-image-refreshed')) {
+      await writing.emitWebhook({ type: 'map.image_refreshed', mapId: input.mapId, data: { rendered_at: result.renderedAt } });
+    }
     return result;
   };
 

@@ -14,8 +14,8 @@ import { STATUS, viewerOf } from './forms.js';
 
 export interface EditorDeps {
   db: Db;
-  config: Pick<Config, 'publicUrl' | 'maxUploadBytes' | 'renderTaskQueue' | 'imageRefreshSpacingMs'>;
-  jobs: Pick<JobGateway, 'mapSaved'>;
+  config: Pick<Config, 'publicUrl' | 'maxUploadBytes' | 'renderTaskQueue' | 'imageRefreshSpacingMs' | 'taskQueue' | 'webhookAllowPrivate' | 'webhookRetryFirstMs' | 'webhookRetryForMs'>;
+  jobs: Pick<JobGateway, 'mapSaved' | 'client'>;
   log?: (message: string, error: unknown) => void;
 }
 

@@ -91,8 +91,8 @@ export function mountWeb(router: Router, deps: WebDeps): void {
   // Last: any other two-segment path is a map's address.
   // The map settings form: a description may be 100,000 characters, more than the other forms' limit.
   const settingsForm = [koaBody({ urlencoded: true, json: false, multipart: false, formLimit: SETTINGS_FORM_LIMIT }), checkForm(deps.config.publicUrl, refused)];
-  mountMapSettings(pages, basemaps, settingsForm);
-  mountMapVisibility(pages, deps.db, form);
+  mountMapSettings(pages, basemaps, settingsForm, deps);
+  mountMapVisibility(pages, deps.db, form, deps);
   mountMapBasemapPreviews(pages, basemaps);
   mountMapPage(pages, basemaps);
   mountEmbedRoutes(router, basemaps);

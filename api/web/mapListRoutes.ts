@@ -3,6 +3,7 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { h } from 'preact';
 import type { Db } from '../../db/connection.js';
+import { emitMapEvent, type WebhookDeps } from '../webhookEvents.js';
 import { deleteMapOfOwner, findMapRecord, insertMap, listMapsOfUser, listPublicMaps } from '../../db/maps.js';
 import { DEFAULT_BASEMAP } from '../../lib/basemaps.js';
 import { emptyMapContent } from '../../lib/formats/documentContent.js';
@@ -31,7 +32,7 @@ const cardOf = (map: MapRecord, role: string): MapCard => ({
 /** The one-time notice My maps shows after a post sent the browser there. */
 const NOTICE_COOKIE = 'mps_notice';
 
-export function mountMapListRoutes(router: Router, deps: { db: Db; blobs: BlobStore }, form: Middleware[]): void {
+export function mountMapListRoutes(router: Router, deps: WebhookDeps & { blobs: BlobStore }, form: Middleware[]): void {
   const loggedIn = requireViewer('/maps');
   const myMaps = async (ctx: Context, notice?: string) => {
     const { owned, member } = await listMapsOfUser(deps.db, viewerOf(ctx)!.id);
@@ -92,6 +93,8 @@ export function mountMapListRoutes(router: Router, deps: { db: Db; blobs: BlobSt
     const map = await ownMap(ctx);
     if (!map) return;
     const deleted = await deleteMapOfOwner(deps.db, map.id, map.ownerId);
+    // After the delete: map.deleted to the owner's webhooks (the map's own and the all-maps ones).
+    if (deleted) void emitMapEvent(deps, { type: 'map.deleted', mapId: map.id, ownerId: map.ownerId, data: {} });
     const files = deleted?.files;
     if (files) await Promise.all([files.static.key, files.thumbnail.key].map((key) => deps.blobs.delete(key)));
     // Back to My maps at its own address (a reload does not post again), the notice in a cookie of a minute.

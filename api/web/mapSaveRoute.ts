@@ -9,7 +9,8 @@ import { koaBody } from 'koa-body';
 import { saveWebChanges } from '../../db/webSave.js';
 import { AppError } from '../../lib/errors.js';
 import { checkMapBytes } from '../../lib/geojson/sizeLimits.js';
-import { parseWebSave, planWebSave } from '../../lib/webSave.js';
+import { parseWebSave, planWebSave, type SavePlan } from '../../lib/webSave.js';
+import { emitMapEvent, featuresChanged } from '../webhookEvents.js';
 import { jsonErrors, mapForEditor, refreshImageAfterEdit, type EditorDeps } from './editorAccess.js';
 import { checkJsonRequest } from './security.js';
 
@@ -21,12 +22,13 @@ export function mountMapSave(router: Router, deps: MapSaveDeps): void {
     ctx.set('Cache-Control', 'no-store');
     const { mapId: id, userId } = await mapForEditor(deps.db, ctx, 'save this map');
     const request = parseWebSave((ctx.request as { body?: unknown }).body);
+    let plan: SavePlan | undefined;
     const outcome = await saveWebChanges(deps.db, {
       mapId: id,
       userId,
       baseRevision: request.revision,
       deletedGroups: request.deletedGroups,
-      plan: (current) => planWebSave(request, current),
+      plan: (current) => (plan = planWebSave(request, current)),
       check: (after) => checkMapBytes(after.contentBytes),
     });
     if (!outcome) throw new AppError('map_not_found', 'The map was deleted.');
@@ -41,6 +43,8 @@ export function mountMapSave(router: Router, deps: MapSaveDeps): void {
       };
       return;
     }
+    // After the commit: map.features_changed to the owner's webhooks (in the background).
+    void emitMapEvent(deps, featuresChanged(id, outcome.revision, { added: Object.values(outcome.ids), changed: plan?.changedIds ?? [], deleted: plan?.delete ?? [] }));
     const image = await refreshImageAfterEdit(deps, id);
     ctx.body = { saved: true, revision: outcome.revision, ids: outcome.ids, merged: outcome.merged, counts: outcome.counts, image };
   });

@@ -17,6 +17,7 @@ import { mapPath } from '../../lib/mapSummary.js';
 import { shortNameSlug } from '../../lib/shortName.js';
 import { MessagePage } from '../../web/pages/accountPages.js';
 import { changeMapSettings, SettingRefused } from '../mapSettings.js';
+import { changedSettings, emitMapEvent, mapUpdated, type WebhookDeps } from '../webhookEvents.js';
 import { fields, requireViewer, STATUS, viewerOf } from './forms.js';
 import type { MapBasemapDeps } from './mapBasemap.js';
 import { mapPageAnswer } from './mapPageRoute.js';
@@ -50,7 +51,8 @@ function tooLargeForm(deps: MapBasemapDeps) {
   };
 }
 
-export function mountMapSettings(router: Router, deps: MapBasemapDeps, form: Middleware[]): void {
+/** `events`: where a saved form's map.updated webhook event goes. */
+export function mountMapSettings(router: Router, deps: MapBasemapDeps, form: Middleware[], events: WebhookDeps): void {
   const answerMapPage = mapPageAnswer(deps);
   router.post('/maps/:id/settings', tooLargeForm(deps), ...form, requireViewer('/maps'), async (ctx) => {
     const viewer = viewerOf(ctx)!;
@@ -74,6 +76,7 @@ export function mountMapSettings(router: Router, deps: MapBasemapDeps, form: Mid
     try {
       const before = shortNameSlug(check.changes.shortName ?? '');
       const updated = await changeMapSettings(deps.db, viewer.id, id, check.changes);
+      void emitMapEvent(events, mapUpdated(updated.id, changedSettings(check.changes)));
       // Another of the owner's maps had the short name asked for: the notice says so.
       const wanted = before && before !== updated.shortName ? `&wanted=${encodeURIComponent(before)}` : '';
       ctx.status = 303;

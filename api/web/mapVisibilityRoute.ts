@@ -12,6 +12,7 @@ import { AppError } from '../../lib/errors.js';
 import { mapPath } from '../../lib/mapSummary.js';
 import { MessagePage } from '../../web/pages/accountPages.js';
 import { changeMapSettings } from '../mapSettings.js';
+import { emitMapEvent, mapUpdated, type WebhookDeps } from '../webhookEvents.js';
 import { fields, requireViewer, viewerOf } from './forms.js';
 import { answerPage } from './pageAnswer.js';
 
@@ -21,7 +22,8 @@ function messagePage(ctx: Context, status: number, heading: string, message: str
   answerPage(ctx, { status, title: heading, body: h(MessagePage, { heading, message, link }) });
 }
 
-export function mountMapVisibility(router: Router, db: Db, form: Middleware[]): void {
+/** `events`: where the change's map.updated webhook event goes. */
+export function mountMapVisibility(router: Router, db: Db, form: Middleware[], events: WebhookDeps): void {
   router.post('/maps/:id/visibility', ...form, requireViewer('/maps'), async (ctx) => {
     const viewer = viewerOf(ctx)!;
     const id = Number(ctx.params.id);
@@ -33,6 +35,7 @@ export function mountMapVisibility(router: Router, db: Db, form: Middleware[]): 
     if (!OPENINGS.has(visibility)) return messagePage(ctx, 400, 'Nothing was changed', 'Choose to make the map unlisted or public.', back);
     try {
       const updated = await changeMapSettings(db, viewer.id, id, { visibility: visibility as 'unlisted' | 'public' });
+      void emitMapEvent(events, mapUpdated(updated.id, ['visibility']));
       ctx.status = 303;
       ctx.redirect(`${mapPath(updated)}#share`);
     } catch (error) {

@@ -14,6 +14,22 @@ export const WEBHOOK_RESPONSE_CAP_BYTES = 64 * 1024;
 /** Deliveries are retried with backoff for this long; an endpoint failing this long is switched off. */
 export const WEBHOOK_RETRY_MS = 24 * 60 * 60_000;
 
+/** The operator's webhook settings, from the config (WEBHOOK_ALLOW_PRIVATE, WEBHOOK_RETRY_FIRST, WEBHOOK_RETRY_FOR). */
+export interface WebhookSettings {
+  allowPrivate: boolean;
+  retryFirstMs: number;
+  retryForMs: number;
+}
+
+export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = { allowPrivate: false, retryFirstMs: 30_000, retryForMs: WEBHOOK_RETRY_MS };
+
+/** The settings of the config. */
+export const webhookSettingsOf = (config: { webhookAllowPrivate: boolean; webhookRetryFirstMs: number; webhookRetryForMs: number }): WebhookSettings => ({
+  allowPrivate: config.webhookAllowPrivate,
+  retryFirstMs: config.webhookRetryFirstMs,
+  retryForMs: config.webhookRetryForMs,
+});
+
 /** What happened to a map; `data` holds the map's id and the event's details. */
 export interface WebhookEvent {
   type: WebhookEventType;

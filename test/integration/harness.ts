@@ -1,5 +1,7 @@
 // Runs the real service in-process for a test file: Koa on a free port, a worker on its own
 // task queue, the shared Temporal dev server and PostgreSQL database (or in-memory PGlite).
+import { webhookSettingsOf } from '../../lib/webhooks/model.js';
+import { createMailer } from '../../lib/mail.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type { Server } from 'node:http';
@@ -125,6 +127,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
           ...options.tiles,
         }),
         serviceProviderKeys: config.serviceProviderKeys,
+        webhooks: webhookSettingsOf(config),
+        mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox') }),
         streets,
       },
       workflowBundle: { codePath: inject('workflowBundlePath') },

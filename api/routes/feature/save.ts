@@ -11,6 +11,8 @@ import { checkMapBytes } from '../../../lib/geojson/sizeLimits.js';
 import { bodyBytesOf, callerOf, mapFor } from '../../context.js';
 import { featureId, revision } from '../../featureArgs.js';
 import { defineOperation } from '../../operation.js';
+import { emitMapEvent, featuresChanged } from '../../webhookEvents.js';
+import type { SavePlan } from '../../../lib/webSave.js';
 import { chargeMapRead } from '../../rateCharges.js';
 import { mapId } from '../../schemas.js';
 
@@ -86,7 +88,8 @@ export const operation = defineOperation(import.meta.url, {
   links: {
     ChangesSince: { operation: 'map/changes', description: 'What others changed after this save', arguments: { map_id: '$request.body#/map_id', since_revision: '$response.body#/revision' } },
   },
-  async handle(ctx, { db }, args) {
+  async handle(ctx, deps, args) {
+    const { db } = deps;
     const items = args.features.length + args.delete.length;
     if (items > MAX_FEATURE_SAVE_ITEMS) {
       throw new AppError('too_many_features', `One save takes at most ${max} features and ids to delete in all; this one has ${items.toLocaleString('en')}. Split it, or import large sets as a file (map/append).`);
@@ -108,13 +111,14 @@ export const operation = defineOperation(import.meta.url, {
     // Images given by their id alone get their size and colours from the stored image (as map/update).
     const wanted = imagesToComplete(args.features);
     const images = new Map((wanted.length === 0 ? [] : await findLinkableImages(db, { mapId: args.map_id }, wanted)).map((image) => [image.id, featureImage(image)]));
+    let plan: SavePlan | undefined;
     const outcome = await saveWebChanges(db, {
       mapId: args.map_id,
       userId,
       // Without a revision no row counts as changed since: only missing features stop the save.
       baseRevision: args.revision ?? Number.MAX_SAFE_INTEGER,
       deletedGroups: [],
-      plan: (current) => planFeatureSave(args, current, images),
+      plan: (current) => (plan = planFeatureSave(args, current, images)),
       check: (after) => {
         checkMapBytes(after.contentBytes);
         if (after.featureCount > MAX_FEATURES) {
@@ -140,6 +144,8 @@ export const operation = defineOperation(import.meta.url, {
     const addedIds = Object.entries(outcome.ids)
       .sort(([a], [b]) => Number(a) - Number(b))
       .map(([, id]) => id);
+    // After the commit: map.features_changed to the owner's webhooks (in the background).
+    void emitMapEvent(deps, featuresChanged(Number(args.map_id), outcome.revision, { added: addedIds, changed: plan?.changedIds ?? [], deleted: plan?.delete ?? [] }));
     ctx.body = { revision: outcome.revision, added_ids: addedIds, ...outcome.counts };
   },
 });

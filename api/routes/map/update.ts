@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { changeMapSettings, mapSettingsArgs } from '../../mapSettings.js';
+import { changedSettings, emitMapEvent, mapUpdated } from '../../webhookEvents.js';
+import { mapRevision } from '../../../db/featureReads.js';
 import { bodyBytesOf, callerOf } from '../../context.js';
 import { defineOperation } from '../../operation.js';
 import { chargeFileBytes } from '../../rateCharges.js';
@@ -40,17 +42,23 @@ export const operation = defineOperation(import.meta.url, {
     GetMap: { operation: 'map/get', description: 'Read the changed map', arguments: { map_id: '$request.body#/map_id' } },
     RefreshImage: { operation: 'map/refresh_image', description: 'Draw its static image again with the change', arguments: { map_id: '$request.body#/map_id' } },
   },
-  async handle(ctx, { db, config }, args) {
+  async handle(ctx, deps, args) {
+    const { db, config } = deps;
     // A whole new content is a file job, as an upload: charged by its size and the key's jobs running.
     if (args.geojson) await chargeFileBytes(ctx, bodyBytesOf(ctx));
-    const updated = await changeMapSettings(db, callerOf(ctx).userId, args.map_id, {
+    const changes = {
       title: args.title,
       shortName: args.short_name,
       description: args.description,
       basemap: args.basemap,
       visibility: args.visibility,
       geojson: args.geojson,
-    });
+    };
+    const updated = await changeMapSettings(db, callerOf(ctx).userId, args.map_id, changes);
+    // After the commit: map.updated to the owner's webhooks (in the background); a new content is
+    // map.features_changed too, with the revision it made and `replaced` (every feature may have changed).
+    void emitMapEvent(deps, mapUpdated(updated.id, changedSettings(changes)));
+    if (args.geojson) void emitMapEvent(deps, { type: 'map.features_changed', mapId: updated.id, data: { revision: (await mapRevision(db, updated.id)) ?? null, replaced: true } });
     ctx.body = mapSummaryView(config.publicUrl, updated);
   },
 });

@@ -1,0 +1,56 @@
+// The API's webhook events (issue 28): after a change is committed, its deliveries are recorded
+// and their workflows started (lib/webhooks/emit.ts), without the request waiting for that: an
+// event that cannot be started is logged and never fails the change.
+import type { Db } from '../db/connection.js';
+import { insertDeliveries } from '../db/webhooks.js';
+import type { Config } from '../lib/config.js';
+import { errorFields, log } from '../lib/observability/logger.js';
+import { emitWebhookEvent, webhookStarter } from '../lib/webhooks/emit.js';
+import { webhookSettingsOf, type WebhookEvent } from '../lib/webhooks/model.js';
+import type { JobGateway } from './jobs.js';
+
+export interface WebhookDeps {
+  db: Db;
+  jobs: Pick<JobGateway, 'client'>;
+  config: Pick<Config, 'taskQueue' | 'webhookAllowPrivate' | 'webhookRetryFirstMs' | 'webhookRetryForMs'>;
+}
+
+/** Emits the event in the background (never throws); the promise is for tests and shutdown. */
+export function emitMapEvent(deps: WebhookDeps, event: WebhookEvent): Promise<number> {
+  return emitWebhookEvent(
+    {
+      insert: (row) => insertDeliveries(deps.db, row),
+      start: async (deliveryId) => webhookStarter(await deps.jobs.client(), deps.config.taskQueue, webhookSettingsOf(deps.config))(deliveryId),
+      log: (message, error) => log.warn({ err: errorFields(error) }, message),
+    },
+    event,
+  );
+}
+
+/** map.updated's data: the settings changed (their API names). */
+export const mapUpdated = (mapId: number, settings: readonly string[]): WebhookEvent => ({ type: 'map.updated', mapId, data: { settings: [...settings] } });
+
+const SETTING_NAMES: Record<string, string> = {
+  title: 'title',
+  description: 'description',
+  basemap: 'basemap',
+  visibility: 'visibility',
+  shortName: 'short_name',
+  collaborate: 'collaborate',
+  editorUsers: 'editor_users',
+  viewerUsers: 'viewer_users',
+  geojson: 'geojson',
+};
+
+/** The API names of the settings a change gives (SettingsChanges' keys that are set). */
+export const changedSettings = (changes: object): string[] =>
+  Object.entries(changes)
+    .filter(([key, value]) => value !== undefined && key in SETTING_NAMES)
+    .map(([key]) => SETTING_NAMES[key]!);
+
+/** map.features_changed's data: the revision after the change and the ids it added, changed and deleted. */
+export const featuresChanged = (mapId: number, revision: number, ids: { added: readonly number[]; changed: readonly number[]; deleted: readonly number[] }): WebhookEvent => ({
+  type: 'map.features_changed',
+  mapId,
+  data: { revision, added_ids: [...ids.added], changed_ids: [...ids.changed], deleted_ids: [...ids.deleted] },
+});
