@@ -89,9 +89,9 @@ export function makeSendWebhook(deps: ActivityDeps) {
 }
 
 export function makeGiveUpWebhook(deps: ActivityDeps) {
-  return async function giveUpWebhook(input: { deliveryId: number; reason: string }): Promise<{ switchedOff: boolean }> {
+  return async function giveUpWebhook(input: { deliveryId: number; reason: string; exhausted: boolean }): Promise<{ switchedOff: boolean }> {
     const settings = deps.webhooks ?? DEFAULT_WEBHOOK_SETTINGS;
-    const off = await giveUpDelivery(deps.db, input.deliveryId, input.reason, settings.retryForMs);
+    const off = await giveUpDelivery(deps.db, input.deliveryId, input.reason, input.exhausted);
     if (!off) return { switchedOff: false };
     if (deps.mailer) {
       const hours = Math.round(settings.retryForMs / 3_600_000);

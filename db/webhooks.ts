@@ -129,7 +129,7 @@ export async function recordAttempt(db: Db, id: number, outcome: { ok: boolean; 
         status: outcome.ok ? 'delivered' : 'retrying',
         response_code: outcome.responseCode,
         last_error: outcome.error,
-        ...(outcome.ok ? { finished_at: trx.fn.now() } : {}),
+        ...(outcome.ok ? { finished_at: trx.fn.now() } : { first_failed_at: trx.raw('coalesce(first_failed_at, now())') }),
       })
       .returning('webhook_id');
     if (!row) return;
@@ -139,27 +139,29 @@ export async function recordAttempt(db: Db, id: number, outcome: { ok: boolean; 
 }
 
 /**
- * The delivery was given up (its retries ran out, or its endpoint is gone or off). When its
- * endpoint has been failing for `switchOffAfterMs` or longer it is switched off: answers the
- * endpoint and its owner's e-mail address then (to tell them), else undefined.
+ * The delivery was given up: its retries ran out (`exhausted`), or its endpoint is gone or off.
+ * When they ran out and the endpoint has failed without a success since this delivery's first
+ * failed attempt (so for the whole retry time), it is switched off: answers the endpoint and its
+ * owner's e-mail address then (to tell them), else undefined.
  */
 export async function giveUpDelivery(
   db: Db,
   id: number,
   reason: string,
-  switchOffAfterMs: number,
+  exhausted: boolean,
 ): Promise<{ webhookId: number; url: string; mapId: number | null; email: string; username: string } | undefined> {
   return db.transaction(async (trx) => {
     const [row] = await trx('webhook_deliveries')
       .where({ id })
       .whereNot('status', 'delivered')
       .update({ status: 'failed', finished_at: trx.fn.now(), last_error: trx.raw('coalesce(last_error, ?)', [reason]) })
-      .returning('webhook_id');
-    if (!row) return undefined;
+      .returning(['webhook_id', 'first_failed_at']);
+    if (!row || !exhausted || row.first_failed_at === null) return undefined;
     const [off] = await trx('webhooks')
       .where({ id: row.webhook_id, enabled: true })
       .whereNotNull('failing_since')
-      .where('failing_since', '<=', trx.raw(`now() - (? * interval '1 millisecond')`, [switchOffAfterMs]))
+      // Compared in SQL: a JS Date would lose the timestamps' microseconds.
+      .whereRaw('failing_since <= (select first_failed_at from webhook_deliveries where id = ?)', [id])
       .update({ enabled: false, disabled_at: trx.fn.now() })
       .returning(['id', 'url', 'map_id', 'owner_id']);
     if (!off) return undefined;

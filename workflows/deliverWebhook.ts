@@ -31,7 +31,9 @@ export async function deliverWebhook(input: DeliverWebhookInput): Promise<{ deli
   } catch (error) {
     const cause = error instanceof ActivityFailure ? error.cause : error;
     const reason = cause instanceof ApplicationFailure || cause instanceof Error ? cause.message : 'The delivery failed.';
-    await giveUpWebhook({ deliveryId: input.deliveryId, reason });
+    // Gone: the endpoint was deleted or switched off meanwhile; else its retries ran out.
+    const gone = cause instanceof ApplicationFailure && cause.type === 'WebhookGone';
+    await giveUpWebhook({ deliveryId: input.deliveryId, reason, exhausted: !gone });
     return { delivered: false };
   }
 }

@@ -2,7 +2,6 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { h } from 'preact';
-import type { Db } from '../../db/connection.js';
 import { emitMapEvent, type WebhookDeps } from '../webhookEvents.js';
 import { deleteMapOfOwner, findMapRecord, insertMap, listMapsOfUser, listPublicMaps } from '../../db/maps.js';
 import { DEFAULT_BASEMAP } from '../../lib/basemaps.js';

@@ -31,6 +31,8 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('attempts').notNullable().defaultTo(0);
     t.integer('response_code').nullable();
     t.text('last_error').nullable();
+    // The first failed attempt: an endpoint failing since then when the delivery is given up has failed all its retry time.
+    t.timestamp('first_failed_at', { useTz: true }).nullable();
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.timestamp('finished_at', { useTz: true }).nullable();
     t.unique(['webhook_id', 'event_id']);
