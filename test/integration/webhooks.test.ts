@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './harness.js';
+import { loggedInAccount } from './webClient.js';
 
 interface Received {
   path: string;
@@ -228,5 +229,20 @@ describe('deliveries', () => {
     await ok('map/update', { map_id: map, title: 'Somebody' });
     await waitFor('the other endpoint\'s delivery', () => deliveriesTo('/ok-after')[0]);
     expect(deliveriesTo('/down').length).toBe(before);
+  });
+
+  it('a map deleted from its page → map.deleted to its endpoint and to its owner\'s all-maps endpoint', async () => {
+    const me = await loggedInAccount(service);
+    const features = JSON.stringify({ type: 'FeatureCollection', features: [] });
+    const map = (await service.send('map/upload', me.key, { file_type: 'geojson', visibility: 'private', title: 'Doomed' }, features)).id as number;
+    const own = await service.call('webhook/create', me.key, { map_id: map, url: `${base}/deleted-own`, events: ['map.deleted'] });
+    const all = await service.call('webhook/create', me.key, { url: `${base}/deleted-all`, events: ['map.deleted'] });
+    const deleted = await me.browser.submit(`/maps/${map}/delete`, `/maps/${map}/delete`, {});
+    expect(deleted.status).toBe(303);
+    for (const [prefix, hook] of [['/deleted-own', own], ['/deleted-all', all]] as const) {
+      const request = await waitFor(`map.deleted at ${prefix}`, () => deliveriesTo(prefix)[0]);
+      expect(verify(request, hook.secret as string)).toBe(true);
+      expect(JSON.parse(request.body)).toMatchObject({ type: 'map.deleted', data: { map_id: map } });
+    }
   });
 });
