@@ -70,7 +70,7 @@ export function mountWeb(router: Router, deps: WebDeps): void {
   pages.get('/', (ctx) => answerPage(ctx, { title: 'Maps', body: h(HomePage, { signedIn: !!(ctx.state as WebState).viewer }) }));
   const accounts = { accounts: accountRepository(deps.db), web, mailer, publicUrl: deps.config.publicUrl };
   mountAccountRoutes(pages, accounts, form);
-  mountSettingsRoutes(pages, accounts, form);
+  mountSettingsRoutes(pages, accounts, form, deps);
   mountMapListRoutes(pages, deps, form);
   const editing = { db: deps.db, config: deps.config, jobs: deps.jobs, log: logInternalError };
   mountMapSave(pages, editing);

@@ -16,6 +16,11 @@ import { afterAnswer } from './afterAnswer.js';
 import { fields, requireViewer, STATUS, viewerOf } from './forms.js';
 import { answerPage } from './pageAnswer.js';
 import { csrfToken } from './security.js';
+import type { Db } from '../../db/connection.js';
+import { deleteWebhook, listWebhooks } from '../../db/webhooks.js';
+import type { Config } from '../../lib/config.js';
+import { WEBHOOK_EVENTS, type WebhookEventType } from '../../lib/webhooks/model.js';
+import { registerWebhook } from '../routes/webhook/create.js';
 
 const PROVIDER_HELP: Record<ProviderKind, string> = {
   map_platform: 'The "Default public token" of your map platform account (a free account has one); it must start with pk. — never a secret sk. token.',
@@ -25,14 +30,21 @@ const PROVIDER_HELP: Record<ProviderKind, string> = {
   tile_provider: 'The API key on the dashboard of your tile provider account (the free hobby plan has one).',
 };
 
-type Message = Pick<SettingsProps, 'error' | 'notice' | 'newKey' | 'confirmRevoke' | 'section' | 'typedEmail'>;
+type Message = Pick<SettingsProps, 'error' | 'notice' | 'newKey' | 'confirmRevoke' | 'section' | 'typedEmail' | 'newWebhook'>;
 
-async function showSettings(ctx: Context, deps: WebAccountDeps, message: Message = {}, status = 200): Promise<void> {
+/** The Webhooks section's database and settings. */
+export interface SettingsWebhookDeps {
+  db: Db;
+  config: Pick<Config, 'webhookAllowPrivate'>;
+}
+
+async function showSettings(ctx: Context, deps: WebAccountDeps & { hooks: SettingsWebhookDeps }, message: Message = {}, status = 200): Promise<void> {
   const viewer = viewerOf(ctx)!;
-  const [pendingEmail, keys, providerKeys] = await Promise.all([
+  const [pendingEmail, keys, providerKeys, hooks] = await Promise.all([
     deps.web.pendingEmailOf(viewer.id),
     listKeys(deps.accounts, viewer.username),
     listProviderKeys(deps.accounts, viewer.username),
+    listWebhooks(deps.hooks.db, viewer.id),
   ]);
   const label = (kind: ProviderKind) => PROVIDER_KIND_LABELS[kind].replace(/^./, (c) => c.toUpperCase());
   answerPage(ctx, {
@@ -53,12 +65,22 @@ async function showSettings(ctx: Context, deps: WebAccountDeps, message: Message
         help: PROVIDER_HELP[kind],
         masked: providerKeys.find((saved) => saved.kind === kind)?.masked ?? null,
       })),
+      webhooks: hooks.map((hook) => ({
+        id: hook.id,
+        scope: hook.mapId === null ? 'all your maps' : `map ${hook.mapId}`,
+        url: hook.url,
+        events: hook.events,
+        enabled: hook.enabled,
+        deliveries: hook.deliveries.map((d) => ({ eventType: d.eventType, status: d.status, attempts: d.attempts, responseCode: d.responseCode, error: d.lastError, createdAt: d.createdAt.toISOString() })),
+      })),
+      webhookEvents: WEBHOOK_EVENTS,
       ...message,
     }),
   });
 }
 
-export function mountSettingsRoutes(router: Router, deps: WebAccountDeps, form: Middleware[]): void {
+export function mountSettingsRoutes(router: Router, accountDeps: WebAccountDeps, form: Middleware[], hooks: SettingsWebhookDeps): void {
+  const deps = { ...accountDeps, hooks };
   const loggedIn = requireViewer('/settings');
   /** A settings form: its action, then the page with the notice, or with the error. */
   const action = (path: string, section: SettingsSection, run: (ctx: Context) => Promise<Message>) =>
@@ -105,6 +127,20 @@ export function mountSettingsRoutes(router: Router, deps: WebAccountDeps, form: 
     const { kind = '', key = '' } = fields(ctx);
     const masked = await setProviderKey(deps.accounts, viewerOf(ctx)!.username, kind, key);
     return { notice: `Saved: ${masked}.` };
+  });
+  action('/settings/webhooks', 'webhooks', async (ctx) => {
+    const { webhook_url: url = '', webhook_map: map = '' } = fields(ctx);
+    const given = ((ctx.request as { body?: Record<string, unknown> }).body ?? {}).events;
+    const events = (Array.isArray(given) ? given : [given]).filter((event): event is WebhookEventType => (WEBHOOK_EVENTS as readonly unknown[]).includes(event));
+    if (events.length === 0) throw new AppError('invalid_arguments', 'Tick at least one event.');
+    if (map.trim() !== '' && !/^\d{1,16}$/.test(map.trim())) throw new AppError('invalid_arguments', 'The map number is the number in the map\'s settings; leave it empty for all your maps.');
+    const created = await registerWebhook(hooks.db, hooks.config, viewerOf(ctx)!.id, { mapId: map.trim() === '' ? undefined : Number(map.trim()), url: url.trim(), events });
+    return { newWebhook: { url: created.webhook.url, secret: created.secret } };
+  });
+  action('/settings/webhooks/delete', 'webhooks', async (ctx) => {
+    const id = Number(fields(ctx).id);
+    if (!Number.isSafeInteger(id) || !(await deleteWebhook(hooks.db, viewerOf(ctx)!.id, id))) throw new AppError('webhook_not_found', 'There is no such endpoint: it may be deleted already.');
+    return { notice: 'The endpoint is deleted.' };
   });
   action('/settings/provider-keys/remove', 'provider-keys', async (ctx) => {
     await removeProviderKey(deps.accounts, viewerOf(ctx)!.username, fields(ctx).kind ?? '');

@@ -245,4 +245,30 @@ describe('deliveries', () => {
       expect(JSON.parse(request.body)).toMatchObject({ type: 'map.deleted', data: { map_id: map } });
     }
   });
+
+  it('the Settings page lists endpoints with their last deliveries, adds one (secret shown once) and deletes one', async () => {
+    const me = await loggedInAccount(service, { formToken: true });
+    const features = JSON.stringify({ type: 'FeatureCollection', features: [] });
+    const map = (await service.send('map/upload', me.key, { file_type: 'geojson', visibility: 'private', title: 'Settings' }, features)).id as number;
+    const added = await me.browser.submit('/settings', '/settings/webhooks', { webhook_url: `${base}/settings-page`, webhook_map: String(map), events: 'map.updated' });
+    expect(added.status).toBe(200);
+    const secret = /<code>(whsec_[A-Za-z0-9_-]+)<\/code>/.exec(added.html)?.[1];
+    expect(secret).toBeDefined();
+    await service.call('map/update', me.key, { map_id: map, title: 'Seen in Settings' });
+    const request = await waitFor('the delivery', () => deliveriesTo('/settings-page')[0]);
+    expect(verify(request, secret!)).toBe(true);
+    const page = await waitFor('the delivery listed', async () => {
+      const html = (await me.browser.request('/settings')).html;
+      return html.includes('HTTP 200') ? html : undefined;
+    });
+    expect(page).toContain(`${base}/settings-page`);
+    expect(page).toContain('map.updated');
+    expect(page).not.toContain(secret!);
+    const refused = await me.browser.submit('/settings', '/settings/webhooks', { webhook_url: 'ftp://example.com/x', webhook_map: '', events: 'map.updated' });
+    expect(refused.html).toContain('HTTPS only');
+    const id = ((await service.call('webhook/list', me.key, {})).webhooks as { id: number }[])[0]!.id;
+    const deleted = await me.browser.submit('/settings', '/settings/webhooks/delete', { id: String(id) });
+    expect(deleted.html).toContain('The endpoint is deleted.');
+    expect(((await service.call('webhook/list', me.key, {})).webhooks as unknown[]).length).toBe(0);
+  });
 });

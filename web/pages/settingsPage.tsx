@@ -18,6 +18,16 @@ export interface ProviderKeyRow {
   masked: string | null;
 }
 
+export interface WebhookRow {
+  id: number;
+  /** "All your maps" or "Map 123". */
+  scope: string;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  deliveries: { eventType: string; status: string; attempts: number; responseCode: number | null; error: string | null; createdAt: string }[];
+}
+
 export interface SettingsProps {
   csrf: string;
   username: string;
@@ -30,6 +40,11 @@ export interface SettingsProps {
   /** Revoke was pressed for this key: asked once more before it is done. */
   confirmRevoke?: { prefix: string; name: string };
   providerKeys: ProviderKeyRow[];
+  webhooks: WebhookRow[];
+  /** The events an endpoint can be sent. */
+  webhookEvents: readonly string[];
+  /** An endpoint just created: its secret, shown this once. */
+  newWebhook?: { url: string; secret: string };
   error?: string;
   notice?: string;
   /** The new address typed into a change of address that was refused, shown again. */
@@ -38,7 +53,7 @@ export interface SettingsProps {
   section?: SettingsSection;
 }
 
-export type SettingsSection = 'profile' | 'developer' | 'provider-keys';
+export type SettingsSection = 'profile' | 'developer' | 'provider-keys' | 'webhooks';
 
 const day = (iso: string) => iso.slice(0, 10);
 
@@ -201,6 +216,75 @@ export function SettingsPage(props: SettingsProps) {
         </div>
       ))}
       <script src="/assets/settings.js" defer></script>
+      <h2 id="webhooks">Webhooks</h2>
+      {at('webhooks')}
+      <p>
+        Endpoints of yours that are sent a signed JSON POST when your maps change (see the API documentation: the <code>Webhook-Signature</code> header). Each delivery is
+        retried for 24 hours; an endpoint failing that long is switched off and you get an e-mail.
+      </p>
+      {props.newWebhook ? (
+        <p class="notice" id="new-webhook">
+          The signing secret of <code>{props.newWebhook.url}</code>, shown only now: <code>{props.newWebhook.secret}</code>
+        </p>
+      ) : null}
+      {props.webhooks.length === 0 ? <p>You have no webhook endpoints.</p> : null}
+      {props.webhooks.map((hook) => (
+        <div class="table-scroll" key={hook.id}>
+          <table>
+            <caption>
+              <code>{hook.url}</code> — {hook.scope}: {hook.events.join(', ')} {hook.enabled ? null : <span class="badge warn">switched off</span>}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">When</th>
+                <th scope="col">Status</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Answer</th>
+              </tr>
+            </thead>
+            <tbody>
+              {hook.deliveries.length === 0 ? (
+                <tr>
+                  <td colSpan={5}>No deliveries yet.</td>
+                </tr>
+              ) : (
+                hook.deliveries.map((delivery, index) => (
+                  <tr key={index}>
+                    <td>{delivery.eventType}</td>
+                    <td>{delivery.createdAt.replace('T', ' ').slice(0, 19)}</td>
+                    <td>{delivery.status}</td>
+                    <td>{delivery.attempts}</td>
+                    <td>{delivery.responseCode !== null ? `HTTP ${delivery.responseCode}` : (delivery.error ?? '—')}</td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+          <form method="post" action="/settings/webhooks/delete#webhooks">
+            <CsrfField token={props.csrf} />
+            <input type="hidden" name="id" value={String(hook.id)} />
+            <button type="submit" class="secondary" aria-label={`Delete the endpoint ${hook.url}`}>
+              Delete
+            </button>
+          </form>
+        </div>
+      ))}
+      <form method="post" action="/settings/webhooks#webhooks">
+        <CsrfField token={props.csrf} />
+        <Field label="Endpoint URL" name="webhook_url" hint="An https address that answers 2xx within 10 seconds." />
+        <Field label="Map number" name="webhook_map" required={false} hint="Leave empty for all your maps." />
+        <fieldset>
+          <legend>Events</legend>
+          {props.webhookEvents.map((event) => (
+            <p key={event}>
+              <input type="checkbox" id={`event-${event}`} name="events" value={event} checked />{' '}
+              <label for={`event-${event}`}>{event}</label>
+            </p>
+          ))}
+        </fieldset>
+        <button type="submit">Add the endpoint</button>
+      </form>
     </section>
   );
 }

@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { countWebhooks, insertWebhook } from '../../../db/webhooks.js';
+import type { Db } from '../../../db/connection.js';
+import { countWebhooks, insertWebhook, type WebhookRecord } from '../../../db/webhooks.js';
+import type { Config } from '../../../lib/config.js';
 import { AppError } from '../../../lib/errors.js';
 import { checkWebhookUrl } from '../../../lib/webhooks/address.js';
-import { MAX_WEBHOOKS_PER_OWNER, newWebhookSecret } from '../../../lib/webhooks/model.js';
+import { MAX_WEBHOOKS_PER_OWNER, newWebhookSecret, type WebhookEventType } from '../../../lib/webhooks/model.js';
 import { callerOf, mapFor } from '../../context.js';
 import { defineOperation } from '../../operation.js';
 import { mapId } from '../../schemas.js';
@@ -47,19 +49,33 @@ export const operation = defineOperation(import.meta.url, {
     Delete: { operation: 'webhook/delete', description: 'Delete this endpoint', arguments: { id: '$response.body#/id' } },
   },
   async handle(ctx, { db, config }, args) {
-    const { userId } = callerOf(ctx);
-    let mapIdNumber: number | null = null;
-    if (args.map_id !== undefined) {
-      const { map } = await mapFor(db, Number(args.map_id), userId, 'view');
-      if (map.ownerId !== userId) throw new AppError('permission_denied', 'Only the map\'s owner registers webhooks for it.');
-      mapIdNumber = map.id;
-    }
-    const url = await checkWebhookUrl(args.url, config.webhookAllowPrivate);
-    if ((await countWebhooks(db, userId)) >= MAX_WEBHOOKS_PER_OWNER) {
-      throw new AppError('too_many_webhooks', `An account has at most ${MAX_WEBHOOKS_PER_OWNER} webhook endpoints; delete one (webhook/delete) first.`);
-    }
-    const secret = newWebhookSecret();
-    const created = await insertWebhook(db, { ownerId: userId, mapId: mapIdNumber, url: url.href, events: [...new Set(args.events)], secret });
+    const { webhook: created, secret } = await registerWebhook(db, config, callerOf(ctx).userId, {
+      mapId: args.map_id === undefined ? undefined : Number(args.map_id),
+      url: args.url,
+      events: args.events,
+    });
     ctx.body = { ...webhookView(created), secret };
   },
 });
+
+/** webhook/create's checks and write, shared with the Settings page's form: the endpoint and its secret. */
+export async function registerWebhook(
+  db: Db,
+  config: Pick<Config, 'webhookAllowPrivate'>,
+  userId: number,
+  input: { mapId: number | undefined; url: string; events: readonly WebhookEventType[] },
+): Promise<{ webhook: WebhookRecord; secret: string }> {
+  let mapIdNumber: number | null = null;
+  if (input.mapId !== undefined) {
+    const { map } = await mapFor(db, input.mapId, userId, 'view');
+    if (map.ownerId !== userId) throw new AppError('permission_denied', 'Only the map\'s owner registers webhooks for it.');
+    mapIdNumber = map.id;
+  }
+  const url = await checkWebhookUrl(input.url, config.webhookAllowPrivate);
+  if ((await countWebhooks(db, userId)) >= MAX_WEBHOOKS_PER_OWNER) {
+    throw new AppError('too_many_webhooks', `An account has at most ${MAX_WEBHOOKS_PER_OWNER} webhook endpoints; delete one first.`);
+  }
+  const secret = newWebhookSecret();
+  const webhook = await insertWebhook(db, { ownerId: userId, mapId: mapIdNumber, url: url.href, events: [...new Set(input.events)], secret });
+  return { webhook, secret };
+}
