@@ -1,7 +1,8 @@
 // Settings, in the spec's sections: Profile (username, e-mail address and its verification, a
 // change of address with the current password), Developer (API keys: create with a name, shown
 // once with a copy button; listed by prefix with creation and last-use dates; revoke) and Map
-// provider keys (one field and one Save per provider kind; a saved key shown masked, removable).
+// provider keys (one field and one Save per provider kind; a saved key shown masked, removable) and
+// Webhooks (endpoints with their last deliveries, Delete; a form to add one, its secret shown once).
 import { CsrfField, Field, Notice } from './layout.js';
 
 export interface ApiKeyRow {
@@ -270,6 +271,7 @@ export function SettingsPage(props: SettingsProps) {
           </form>
         </div>
       ))}
+      <h3>Add an endpoint</h3>
       <form method="post" action="/settings/webhooks#webhooks">
         <CsrfField token={props.csrf} />
         <Field label="Endpoint URL" name="webhook_url" hint="An https address that answers 2xx within 10 seconds." />
