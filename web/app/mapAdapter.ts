@@ -46,6 +46,12 @@ export interface MapView {
   showPlace(place: { lon: number; lat: number; zoom: number }): Promise<void>;
   /** Where the map is centred now, [longitude, latitude] to 7 decimals (a new photo without GPS goes there). */
   center(): [number, number];
+  /** The place `pixels` ([right, down]) from `at` on the screen, to 7 decimals (the keyboard nudges a point by it). */
+  offset(at: [number, number], pixels: [number, number]): [number, number];
+  /** The map's own element that takes the keyboard (arrows pan, + and − zoom): the editor's keys are there too (./keyboardDrawing.ts). */
+  keyboardElement(): HTMLElement;
+  /** Told when the map has moved (each frame while it moves). */
+  onMove(listener: () => void): void;
   onSelect(listener: (feature: MapFeature, at: [number, number]) => void): void;
   showPopup(at: [number, number], content: HTMLElement): void;
   /** Shows these features instead of the map's (a version in the History); undefined: the map's own again. */
@@ -381,6 +387,15 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
       // Rounded: terra-draw refuses to edit a point with more than 9 decimals.
       const { lng, lat } = map.getCenter().wrap();
       return [Math.round(lng * 1e7) / 1e7, Math.round(lat * 1e7) / 1e7];
+    },
+    offset([lon, lat], [dx, dy]) {
+      const { x, y } = map.project([lon, lat]);
+      const { lng, lat: moved } = map.unproject([x + dx, y + dy]).wrap();
+      return [Math.round(lng * 1e7) / 1e7, Math.round(Math.max(-85, Math.min(85, moved)) * 1e7) / 1e7];
+    },
+    keyboardElement: () => map.getCanvas(),
+    onMove(listener) {
+      map.on('move', listener);
     },
     onSelect(listener) {
       listeners.push(listener);
