@@ -283,6 +283,8 @@ export function startEditor(options: EditorOptions): Editor {
 
   /** Closes the item panel (Done, Escape): the keyboard goes back to where the item was opened from. */
   function close(): void {
+    // A field being typed in keeps what was typed (its change event comes with the blur).
+    if (panel.root.contains(document.activeElement)) (document.activeElement as HTMLElement).blur();
     const id = selected;
     select(undefined);
     if (id !== undefined) returnFocus(id, view.keyboardElement());
@@ -426,8 +428,8 @@ export function startEditor(options: EditorOptions): Editor {
   async function save(): Promise<void> {
     if (saving || state.pending() === 0) return;
     saving = true;
+    status.textContent = 'Saving…'; // first: the keyboard goes to it when Save is disabled
     refreshButtons();
-    status.textContent = 'Saving…';
     const sent = state.changes();
     try {
       const response = await fetch(options.saveUrl, {
