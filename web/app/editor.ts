@@ -351,13 +351,17 @@ export function startEditor(options: EditorOptions): Editor {
   }
 
   function undo(): void {
+    if (!state.canUndo()) return;
     batched(() => state.undo());
     showSelected();
+    announce('Undone.');
   }
 
   function redo(): void {
+    if (!state.canRedo()) return;
     batched(() => state.redo());
     showSelected();
+    announce('Redone.');
   }
 
   /** After an undo or a redo: the selected item as it is now (gone: nothing selected). */
