@@ -129,6 +129,11 @@ describe('the editor with the keyboard alone', () => {
     await expect.poll(() => page.locator('#item-coordinates-error').isVisible()).toBe(false);
     expect(await latitude.getAttribute('aria-invalid')).toBe(null);
     expect(await page.locator('.editor-toolbar button.save').textContent()).toBe('Save (1)'); // one new item (added, titled, moved)
+    // A colour swatch chosen: the panel is drawn again, the keyboard stays on the swatch.
+    await tabTo(page, (active) => active.label === 'Colour #e7298a');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('button', { name: 'Colour #e7298a' }).getAttribute('aria-pressed')).toBe('true');
+    expect((await focused(page)).label).toBe('Colour #e7298a');
     // Escape closes the panel: the keyboard goes back to the map it was opened from.
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByLabel('Selected item', { exact: true }).isVisible()).toBe(false);

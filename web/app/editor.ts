@@ -19,7 +19,7 @@ import { groupOf, type GroupId, type MapGroup } from './groups.js';
 import { HistoryPanel } from './historyPanel.js';
 import { importButton } from './importDialog.js';
 import { announce } from './announcer.js';
-import { keepFocus, openedFromList, returnFocus } from './editorFocus.js';
+import { keepFocus, neverLost, openedFromList, returnFocus } from './editorFocus.js';
 import { ItemList, kindOf } from './itemList.js';
 import { startKeyboardDrawing } from './keyboardDrawing.js';
 import { ItemMedia } from './itemMedia.js';
@@ -238,6 +238,7 @@ export function startEditor(options: EditorOptions): Editor {
     },
     movePoint: (id, at) => moveItem(id, at),
   });
+  neverLost([options.toolbarHost, options.panelHost], () => view.keyboardElement());
   // A finished drag (a vertex added or deleted, a line extended) is an edit at once: Save counts it.
   drawing.onEdited((id, geometry) => {
     const before = state.features.get(id);

@@ -38,3 +38,26 @@ export function keepFocus(container: HTMLElement, change: () => void, instead?: 
   const next = buttons.slice(at + 1).find(usable) ?? buttons.slice(0, Math.max(at, 0)).reverse().find(usable);
   next?.focus();
 }
+
+/**
+ * A safety net under the rest: a click or a key in `hosts` (the toolbar, the side panel) whose
+ * control went with what it did (Delete all, a form's Done, a group deleted) leaves the keyboard on
+ * `fallback()` (the map), never on <body>. Checked on the next frame, after the list is drawn again.
+ */
+export function neverLost(hosts: HTMLElement[], fallback: () => HTMLElement): void {
+  for (const host of hosts) {
+    for (const type of ['click', 'keydown'] as const) {
+      host.addEventListener(
+        type,
+        () => {
+          const before = document.activeElement;
+          if (!before || before === document.body) return;
+          requestAnimationFrame(() => {
+            if (lost(document.activeElement) || document.activeElement?.closest('[hidden]')) fallback().focus();
+          });
+        },
+        true,
+      );
+    }
+  }
+}
