@@ -234,8 +234,8 @@ function showCoordinates(root: HTMLElement, coordinates: unknown): void {
 function coordinateFields(coordinates: unknown, moveTo: (coordinates: [number, number]) => void): HTMLElement {
   const group = element('fieldset', { class: 'coordinates' });
   group.append(element('legend', {}, 'Place (decimal degrees)'));
+  // In the panel only while something is wrong (an alert of its own then).
   const error = element('p', { class: 'field-error', id: 'item-coordinates-error', role: 'alert' });
-  error.hidden = true;
   const input = (id: string, label: string, min: number, max: number) => {
     const wrapper = element('p', { class: 'field' });
     const field = element('input', { id, type: 'number', step: 'any', min: String(min), max: String(max), inputmode: 'decimal' });
@@ -245,7 +245,6 @@ function coordinateFields(coordinates: unknown, moveTo: (coordinates: [number, n
   };
   const lat = input('item-latitude', 'Latitude (−85 to 85)', -85, 85);
   const lon = input('item-longitude', 'Longitude (−180 to 180)', -180, 180);
-  group.append(error);
   showCoordinates(group, coordinates);
   const place = () => {
     const [latitude, longitude] = [Number(lat.value), Number(lon.value)];
@@ -259,11 +258,12 @@ function coordinateFields(coordinates: unknown, moveTo: (coordinates: [number, n
         field.removeAttribute('aria-describedby');
       }
     }
-    error.hidden = !wrong;
     if (wrong) {
       error.textContent = wrong === lat ? 'Latitude: a number from −85 to 85 (south is negative).' : 'Longitude: a number from −180 to 180 (west is negative).';
+      group.append(error);
       return;
     }
+    error.remove();
     moveTo([Math.round(longitude * 1e7) / 1e7, Math.round(latitude * 1e7) / 1e7]);
   };
   for (const field of [lat, lon]) {
