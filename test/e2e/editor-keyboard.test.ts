@@ -139,6 +139,13 @@ describe('the editor with the keyboard alone', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByLabel('Selected item', { exact: true }).isVisible()).toBe(false);
     expect(isMap(await focused(page))).toBe(true);
+    // Back on Select: Enter opens the item under the crosshair (the point, still at the map's centre).
+    expect(await page.locator('#map-keyboard-help').textContent()).toMatch(/Enter opens the item there/);
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await focused(page)).id).toBe('item-title');
+    expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Keyboard point');
+    await page.keyboard.press('Escape');
+    await expect.poll(async () => isMap(await focused(page))).toBe(true);
 
     // A line: three points, Enter again on the last one finishes it.
     await tabTo(page, button('Draw a line: click for each point, click the last one again to finish'), { back: true });

@@ -237,6 +237,10 @@ export function startEditor(options: EditorOptions): Editor {
       return geometry?.type === 'Point' ? { id: selected!, coordinates: geometry.coordinates as [number, number] } : undefined;
     },
     movePoint: (id, at) => moveItem(id, at),
+    open: (id) => {
+      select(id);
+      if (selected === id) panel.focusTitle();
+    },
   });
   neverLost([options.toolbarHost, options.panelHost], () => view.keyboardElement());
   // A finished drag (a vertex added or deleted, a line extended) is an edit at once: Save counts it.

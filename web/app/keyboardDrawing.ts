@@ -1,7 +1,7 @@
 // Drawing and moving with the keyboard on the map (issue 26): with the map focused, a crosshair
 // marks its centre while a drawing tool is on; the arrows move the map under it (MapLibre's own
 // keys, + and − zoom) and Enter or Space puts a point, or a line's or an area's next vertex, at
-// the crosshair (./drawingAdapter.ts `addAt`, terra-draw's click there). Enter on the last vertex
+// the crosshair (with Select, opens the item there) (./drawingAdapter.ts `addAt`, terra-draw's click there). Enter on the last vertex
 // placed (or an area's first), or Escape, finishes the shape. With a point selected, the arrows
 // move it instead (10 pixels, 1 with Shift), each press one edit. A help line under the toolbar
 // tells the keys for the tool on (the map's accessible description; shown while the map has the
@@ -23,6 +23,8 @@ export interface KeyboardDrawingOptions {
   selectedPoint(): { id: number; coordinates: [number, number] } | undefined;
   /** Moves the point to `coordinates` (one edit). */
   movePoint(id: number, coordinates: [number, number]): void;
+  /** Opens an item in the item panel (the Select tool's Enter on it). */
+  open(id: number): void;
 }
 
 /** How far one arrow press moves a selected point (pixels); with Shift, one pixel. */
@@ -30,7 +32,7 @@ const NUDGE_PIXELS = 10;
 const ARROWS: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
 const HELP: Record<NonNullable<KeyboardTool> | 'point-selected', string> = {
-  select: 'Keyboard: arrows move the map, + and − zoom. Choose Point, Line or Area, then Enter puts a point at the map’s centre.',
+  select: 'Keyboard: arrows move the map under the crosshair, + and − zoom; Enter opens the item there. With Point, Line or Area, Enter draws there.',
   'point-selected': 'Keyboard: arrows move the selected point (Shift+arrow: one pixel); Escape closes it.',
   box: 'Keyboard: arrows move the map; the Box tool needs a pointer: choose items in the list instead.',
   point: 'Keyboard: arrows move the map under the crosshair; Enter or Space puts a point there.',
@@ -61,8 +63,8 @@ export function startKeyboardDrawing(options: KeyboardDrawingOptions): KeyboardD
 
   function refresh(): void {
     const tool = options.tool();
-    const drawingTool = tool === 'point' || tool === 'text' || tool === 'linestring' || tool === 'polygon';
-    if (drawingTool) target.parentElement!.dataset.keyboardTool = tool;
+    const aiming = tool === 'select' || tool === 'point' || tool === 'text' || tool === 'linestring' || tool === 'polygon';
+    if (aiming) target.parentElement!.dataset.keyboardTool = tool;
     else delete target.parentElement!.dataset.keyboardTool;
     help.hidden = tool === undefined;
     help.textContent = tool === undefined ? '' : HELP[tool === 'select' && options.selectedPoint() ? 'point-selected' : tool];
@@ -85,6 +87,14 @@ export function startKeyboardDrawing(options: KeyboardDrawingOptions): KeyboardD
       return;
     }
     if ((event.key !== 'Enter' && event.key !== ' ') || event.shiftKey) return;
+    if (tool === 'select') {
+      // The item under the crosshair opens (the panel's first field gets the keyboard).
+      event.preventDefault();
+      const id = view.itemAtCenter();
+      if (id === undefined) announce('Nothing at the crosshair: move the map onto an item, or open one from the list.');
+      else options.open(id);
+      return;
+    }
     if (tool !== 'point' && tool !== 'text' && tool !== 'linestring' && tool !== 'polygon') return;
     event.preventDefault();
     event.stopPropagation();
