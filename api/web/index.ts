@@ -33,6 +33,7 @@ import { mountMapSettings, SETTINGS_FORM_LIMIT } from './mapSettingsRoute.js';
 import { mountMapVisibility } from './mapVisibilityRoute.js';
 import { mountMapSave } from './mapSaveRoute.js';
 import { mountMapVersions } from './mapVersionRoutes.js';
+import { mountOgcRoutes } from './ogcRoutes.js';
 import { mountPlaceSearch } from './placeSearchRoute.js';
 import { answerPage } from './pageAnswer.js';
 import { checkForm } from './security.js';
@@ -97,6 +98,7 @@ export function mountWeb(router: Router, deps: WebDeps): void {
   mountEmbedRoutes(router, basemaps);
   mountMapData(router, deps.db);
   mountMapDownloads(router, deps.db, deps.config.publicUrl);
+  mountOgcRoutes(router, deps.db, deps.config.publicUrl);
   mountAssets(router);
   mountBasemapPreviews(router);
   router.use(pages.routes());
