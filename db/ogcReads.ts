@@ -101,8 +101,29 @@ export async function itemsPage(db: Db, mapId: number, query: ItemsQuery): Promi
         after = Number(last.ordinal);
         skip = 0;
       }
+      if (!keep) {
+        // One query: the page's rows with their running size, and at most one row past the page
+        // (the limit's next, or the first past maxBytes) to tell whether more follow; the texts of
+        // the rows after that one are never read.
+        const page = await trx
+          .select('ordinal', 'feature', 'upto')
+          .from(
+            rows(after)
+              .select('ordinal', 'feature', trx.raw('octet_length(feature) as bytes'), trx.raw('sum(octet_length(feature)) over (order by ordinal) as upto'))
+              .limit(query.limit + 1)
+              .as('page'),
+          )
+          .whereRaw('upto - bytes <= ?', [query.maxBytes])
+          .orderBy('ordinal');
+        let count = 0;
+        while (count < Math.min(page.length, query.limit) && (count === 0 || Number(page[count].upto) <= query.maxBytes)) count += 1;
+        return {
+          features: page.slice(0, count).map((row) => row.feature as string),
+          nextOrdinal: count < page.length ? Number(page[count - 1].ordinal) : null,
+        };
+      }
       for (;;) {
-        const want = keep ? BATCH : query.limit - features.length;
+        const want = BATCH;
         // Sizes first: a read of texts holds at most about maxBytes (and at least one row).
         const batch = await rows(after).select('ordinal', trx.raw('octet_length(feature) as bytes')).limit(want);
         if (batch.length === 0) return { features, nextOrdinal: null };
