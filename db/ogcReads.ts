@@ -65,7 +65,9 @@ export interface ItemsQuery {
 }
 
 export interface ItemsPage {
+  /** The features' texts, or pieces of them joined by commas. */
   features: string[];
+  count: number;
   /** Where the next page starts (the last row read), or null when no rows follow. */
   nextOrdinal: number | null;
 }
@@ -97,36 +99,40 @@ export async function itemsPage(db: Db, mapId: number, query: ItemsQuery): Promi
       if (!keep && skip > 0) {
         // Columns alone decide: the rows to pass over are skipped by the index, not read.
         const last = await rows(after).select('ordinal').offset(skip - 1).limit(1).first();
-        if (!last) return { features, nextOrdinal: null };
+        if (!last) return { features, count: features.length, nextOrdinal: null };
         after = Number(last.ordinal);
         skip = 0;
       }
       if (!keep) {
-        // One query: the page's rows with their running size, and at most one row past the page
-        // (the limit's next, or the first past maxBytes) to tell whether more follow; the texts of
-        // the rows after that one are never read.
-        const page = await trx
-          .select('ordinal', 'feature', 'upto')
-          .from(
-            rows(after)
-              .select('ordinal', 'feature', trx.raw('octet_length(feature) as bytes'), trx.raw('sum(octet_length(feature)) over (order by ordinal) as upto'))
-              .limit(query.limit + 1)
-              .as('page'),
-          )
+        // One query, one value: the page's texts joined by the database (10,000 row objects
+        // would cost more, as db/mapDocument.ts found), from the rows with their number and
+        // running size, and at most one row past the page (the limit's next, or the first past
+        // maxBytes) to tell whether more follow; no text after that one is read.
+        const sized = rows(after)
+          .select('ordinal', 'feature', trx.raw('octet_length(feature) as bytes'), trx.raw('row_number() over (order by ordinal) as n'), trx.raw('sum(octet_length(feature)) over (order by ordinal) as upto'))
+          .limit(query.limit + 1)
+          .as('sized');
+        const marked = trx
+          .select('ordinal', 'feature', trx.raw('(n <= ? and (n = 1 or upto <= ?)) as in_page', [query.limit, query.maxBytes]))
+          .from(sized)
           .whereRaw('upto - bytes <= ?', [query.maxBytes])
-          .orderBy('ordinal');
-        let count = 0;
-        while (count < Math.min(page.length, query.limit) && (count === 0 || Number(page[count].upto) <= query.maxBytes)) count += 1;
-        return {
-          features: page.slice(0, count).map((row) => row.feature as string),
-          nextOrdinal: count < page.length ? Number(page[count - 1].ordinal) : null,
-        };
+          .as('marked');
+        const page = await trx
+          .from(marked)
+          .first(
+            trx.raw("coalesce(string_agg(feature, ',' order by ordinal) filter (where in_page), '') as features"),
+            trx.raw('count(*) filter (where in_page) as count'),
+            trx.raw('max(ordinal) filter (where in_page) as last'),
+            trx.raw('coalesce(bool_or(not in_page), false) as more'),
+          );
+        const count = Number(page?.count ?? 0);
+        return { features: count === 0 ? [] : [page.features as string], count, nextOrdinal: page?.more ? Number(page.last) : null };
       }
       for (;;) {
         const want = BATCH;
         // Sizes first: a read of texts holds at most about maxBytes (and at least one row).
         const batch = await rows(after).select('ordinal', trx.raw('octet_length(feature) as bytes')).limit(want);
-        if (batch.length === 0) return { features, nextOrdinal: null };
+        if (batch.length === 0) return { features, count: features.length, nextOrdinal: null };
         let take = 0;
         for (let held = 0; take < batch.length && (take === 0 || held + Number(batch[take]!.bytes) <= query.maxBytes); take += 1) held += Number(batch[take]!.bytes);
         const texts = await rows(after).andWhere('ordinal', '<=', Number(batch[take - 1]!.ordinal)).select('ordinal', 'feature');
@@ -143,16 +149,16 @@ export async function itemsPage(db: Db, mapId: number, query: ItemsQuery): Promi
             continue;
           }
           // A full page ends before this feature: the next page starts at it.
-          if (features.length > 0 && bytes + text.length > query.maxBytes) return { features, nextOrdinal: after };
+          if (features.length > 0 && bytes + text.length > query.maxBytes) return { features, count: features.length, nextOrdinal: after };
           features.push(text);
           bytes += text.length;
           after = ordinal;
           if (features.length === query.limit) {
             const more = await rows(after).select('ordinal').limit(1).first();
-            return { features, nextOrdinal: more ? after : null };
+            return { features, count: features.length, nextOrdinal: more ? after : null };
           }
         }
-        if (take === batch.length && batch.length < want) return { features, nextOrdinal: null };
+        if (take === batch.length && batch.length < want) return { features, count: features.length, nextOrdinal: null };
       }
     }, SNAPSHOT),
   );

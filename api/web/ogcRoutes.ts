@@ -224,8 +224,9 @@ function propertyText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-function featureRow(service: Service, collectionId: string, text: string) {
-  const feature = JSON.parse(text) as { id: number; geometry: { type: string } | null; properties: Record<string, unknown> | null };
+type ShownFeature = { id: number; geometry: { type: string } | null; properties: Record<string, unknown> | null };
+
+function featureRow(service: Service, collectionId: string, feature: ShownFeature) {
   return {
     id: String(feature.id),
     href: `${service.base}/collections/${encodeURIComponent(collectionId)}/items/${feature.id}?f=html`,
@@ -361,7 +362,7 @@ export function mountOgcRoutes(router: Router, db: Db, publicUrl: string): void 
     if (page.nextOrdinal !== null) {
       const next = new URLSearchParams(query);
       next.set('limit', String(params.limit));
-      next.set('offset', String(params.offset + page.features.length));
+      next.set('offset', String(params.offset + page.count));
       next.set('cursor', String(page.nextOrdinal));
       for (const format of html ? ['html', 'json'] : ['json', 'html']) {
         next.set('f', format);
@@ -370,7 +371,7 @@ export function mountOgcRoutes(router: Router, db: Db, publicUrl: string): void 
     }
     const unfiltered = !group && !params.bbox && !keep;
     if (html) {
-      const rows = page.features.map((text) => featureRow(service, id, text));
+      const rows = (JSON.parse(`[${page.features.join(',')}]`) as ShownFeature[]).map((feature) => featureRow(service, id, feature));
       const title = group ? group.title || `Group ${group.id}` : service.map.title || 'Map';
       const caption = `Features ${(params.offset + (rows.length ? 1 : 0)).toLocaleString('en')}–${(params.offset + rows.length).toLocaleString('en')}${unfiltered ? ` of ${featureCount.toLocaleString('en')}` : ''}`;
       return answerPage(ctx, { title: `${title}: features`, body: h(OgcPage, { heading: `${title}: features`, trail: trail(service, 3, { id, title }), links }, h(OgcFeatureTable, { caption, features: rows })) });
@@ -379,7 +380,7 @@ export function mountOgcRoutes(router: Router, db: Db, publicUrl: string): void 
       ctx,
       service,
       GEOJSON,
-      featureCollectionText({ links, timeStamp: new Date().toISOString(), ...(unfiltered ? { numberMatched: featureCount } : {}), numberReturned: page.features.length }, page.features),
+      featureCollectionText({ links, timeStamp: new Date().toISOString(), ...(unfiltered ? { numberMatched: featureCount } : {}), numberReturned: page.count }, page.features),
     );
   });
 
