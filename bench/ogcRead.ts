@@ -85,7 +85,13 @@ export async function benchOgcRead() {
       { read: 'ogr2ogr OAPIF → GeoJSON file, PAGE_SIZE=1000', ms: await ms(ogr2ogr(1_000)) },
       { read: "ogr2ogr of the map's GeoJSON over HTTP (map.geojson, as map/get) → GeoJSON file", ms: await ms(ogr2ogrWhole) },
     ].map((row) => ({ ...row, ratioToMapGet: +(row.ms / mapGetMs).toFixed(2) }));
-    return { features: COUNT, rows };
+    // What a client asks before it reads: the collections with their extents (one scan of the map's rows).
+    const collectionsMs = await ms(async () => {
+      const response = await fetch(`${ogc}/collections`, { headers: { ...auth, accept: 'application/json' } });
+      if (response.status !== 200) throw new Error(`collections: ${response.status}`);
+      await response.arrayBuffer();
+    });
+    return { features: COUNT, rows, collectionsMs };
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
     await service.stop();

@@ -82,6 +82,7 @@ if (!only || only === 'ogc') {
   const ogc = await benchOgcRead();
   results.ogcRead = ogc;
   console.table(ogc.rows);
+  console.log(`/collections with extents: ${ogc.collectionsMs} ms`);
 }
 if (!only || only === 'features') {
   console.log('The per-feature API on a 200,000-feature map against a 1,000-feature one: pages, bbox, group, feature/get, map/changes …');
