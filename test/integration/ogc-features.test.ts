@@ -149,6 +149,29 @@ describe('OGC API – Features of a map', () => {
     expect((await getJson(`${publicMap.url}/ogc/collections/group-parks/items/${all[1]!.id}`)).status).toBe(404);
   });
 
+  it('ends a page at 8 MB of features, and goes on from there by its next link', async () => {
+    // Five features of 3 MB: two a page (6 MB; a third would pass 8 MB), then two, then one.
+    const long = 'x'.repeat(3 * 1024 * 1024);
+    const heavy = { type: 'FeatureCollection', features: Array.from({ length: 5 }, (_, i) => point(i, i, { title: `Heavy ${i}`, kind: 'heavy', note: long })) };
+    const map = await service.send('map/upload', owner.key, { file_type: 'geojson', visibility: 'public', title: 'Heavy' }, JSON.stringify(heavy));
+    expect(map.error).toBeUndefined();
+    const sizes: number[] = [];
+    for (let next: string | undefined = `${map.url}/ogc/collections/map/items?limit=10`; next; ) {
+      const page = await getJson(next);
+      sizes.push(page.body.numberReturned);
+      next = (page.body.links as Json[]).find((l) => l.rel === 'next' && l.type === 'application/geo+json')?.href;
+    }
+    expect(sizes).toEqual([2, 2, 1]);
+    // With a filter (read in batches) the same way.
+    const filtered: number[] = [];
+    for (let next: string | undefined = `${map.url}/ogc/collections/map/items?limit=10&kind=heavy`; next; ) {
+      const page = await getJson(next);
+      filtered.push(page.body.numberReturned);
+      next = (page.body.links as Json[]).find((l) => l.rel === 'next' && l.type === 'application/geo+json')?.href;
+    }
+    expect(filtered).toEqual([2, 2, 1]);
+  });
+
   it('answers bad input with the standard exception and 400 or 404, never 500', async () => {
     const items = `${publicMap.url}/ogc/collections/map/items`;
     for (const [url, status] of [
@@ -226,6 +249,8 @@ describe('GDAL reading a map over OAPIF', () => {
 
   it('reads a private map with the key in a header, and nothing without it', async () => {
     await expect(run('ogrinfo', ['-ro', '-so', `OAPIF:${privateMap.url}/ogc`])).rejects.toThrow();
+    const info = await run('ogrinfo', ['--config', 'GDAL_HTTP_HEADERS', `Authorization: Token ${owner.key}`, '-ro', '-so', `OAPIF:${privateMap.url}/ogc`, 'map']);
+    expect(info.stdout).toContain('Feature Count: 25');
     const copied = await ogr2ogr(`${privateMap.url}/ogc`, ['--config', 'GDAL_HTTP_HEADERS', `Authorization: Token ${owner.key}`]);
     expect(copied.features).toHaveLength(25);
   }, 60_000);
