@@ -221,6 +221,15 @@ describe('OGC API – Features of a map', () => {
     expect((await getJson(`${plain}/ogc`)).status).toBe(404);
   });
 
+  it('sends the address from before a rename on to the new one, path and query kept', async () => {
+    const map = await service.send('map/upload', owner.key, { file_type: 'geojson', visibility: 'public', title: 'Renamed' }, JSON.stringify(document));
+    const renamed = await service.call('map/update', owner.key, { map_id: map.id, short_name: `moved-${map.id}` });
+    expect(renamed.error).toBeUndefined();
+    const response = await fetch(`${map.url}/ogc/collections/map/items?limit=2`, { redirect: 'manual' });
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe(`/${owner.username}/moved-${map.id}/ogc/collections/map/items?limit=2`);
+  });
+
   it('answers HTML to a browser', async () => {
     const response = await fetch(`${publicMap.url}/ogc/collections/map/items?limit=2`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
