@@ -128,10 +128,10 @@ export async function itemsPage(db: Db, mapId: number, query: ItemsQuery): Promi
         const count = Number(page?.count ?? 0);
         return { features: count === 0 ? [] : [page.features as string], count, nextOrdinal: page?.more ? Number(page.last) : null };
       }
+      // With a test of the texts: the rows in batches, each batch's texts read up to about maxBytes.
       for (;;) {
-        const want = BATCH;
         // Sizes first: a read of texts holds at most about maxBytes (and at least one row).
-        const batch = await rows(after).select('ordinal', trx.raw('octet_length(feature) as bytes')).limit(want);
+        const batch = await rows(after).select('ordinal', trx.raw('octet_length(feature) as bytes')).limit(BATCH);
         if (batch.length === 0) return { features, count: features.length, nextOrdinal: null };
         let take = 0;
         for (let held = 0; take < batch.length && (take === 0 || held + Number(batch[take]!.bytes) <= query.maxBytes); take += 1) held += Number(batch[take]!.bytes);
@@ -139,7 +139,7 @@ export async function itemsPage(db: Db, mapId: number, query: ItemsQuery): Promi
         for (const row of texts) {
           const text = row.feature as string;
           const ordinal = Number(row.ordinal);
-          if (keep && !keep(text)) {
+          if (!keep(text)) {
             after = ordinal;
             continue;
           }
@@ -158,7 +158,7 @@ export async function itemsPage(db: Db, mapId: number, query: ItemsQuery): Promi
             return { features, count: features.length, nextOrdinal: more ? after : null };
           }
         }
-        if (take === batch.length && batch.length < want) return { features, count: features.length, nextOrdinal: null };
+        if (take === batch.length && batch.length < BATCH) return { features, count: features.length, nextOrdinal: null };
       }
     }, SNAPSHOT),
   );
