@@ -82,6 +82,7 @@ export function mountWeb(router: Router, deps: WebDeps): void {
   const tiles: TileSettings = {
     cache: new TileCache({ dir: deps.config.tileCacheDir, maxBytes: deps.config.tileCacheMaxBytes }),
     timeoutMs: deps.config.tileTimeoutMs,
+    allowPrivateAddresses: deps.config.basemapsAllowPrivate,
     ...deps.tiles,
   };
   const basemaps = { db: deps.db, config: deps.config, tiles };
