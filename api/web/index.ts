@@ -19,6 +19,7 @@ import type { TileSettings } from '../../lib/render/xyzBackground.js';
 import { MessagePage } from '../../web/pages/accountPages.js';
 import { HomePage } from '../../web/pages/homePage.js';
 import { mountAccountRoutes } from './accountRoutes.js';
+import { mountApiReference } from './apiReference.js';
 import { mountAssets } from './assets.js';
 import { mountBasemapPreviews, mountMapBasemapPreviews } from './basemapPreviews.js';
 import { mountEmbedRoutes } from './embedRoutes.js';
@@ -101,6 +102,7 @@ export function mountWeb(router: Router, deps: WebDeps): void {
   mountMapDownloads(router, deps.db, deps.config.publicUrl);
   mountOgcRoutes(router, deps.db, deps.config.publicUrl);
   mountAssets(router);
+  mountApiReference(router);
   mountBasemapPreviews(router);
   router.use(pages.routes());
 }
