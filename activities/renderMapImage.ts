@@ -95,11 +95,13 @@ async function streetTilesFor(archive: StreetArchive, bounds: WorldBounds | null
 }
 
 async function tilePainter(deps: ActivityDeps, basemap: Basemap, ownerId: number, owner: string): Promise<BackgroundPainter | undefined> {
-  if (basemap.providerKind === null) return undefined;
+  if (basemap.drawing.type !== 'xyz') return undefined;
+  if (!deps.paintTiles) throw new Error('This worker cannot fetch basemap tiles');
+  // An operator's basemap that needs no key (BASEMAPS_EXTRA): the same tiles for everyone (account 0).
+  if (basemap.providerKind === null) return deps.paintTiles(basemap, { accountId: 0, key: '' });
   // The owner's key, else the service's own (renders are few: the heavy-traffic limit is the browser's).
   const key = (await findProviderKey(deps.db, ownerId, basemap.providerKind)) ?? deps.serviceProviderKeys?.[basemap.providerKind];
   if (!key) throw missingProviderKeyError({ name: basemap.name, providerKind: basemap.providerKind }, owner);
-  if (!deps.paintTiles) throw new Error('This worker cannot fetch basemap tiles');
   return deps.paintTiles(basemap, { accountId: ownerId, key });
 }
 
@@ -131,7 +133,7 @@ async function render(deps: ActivityDeps, renderer: RenderPool, input: RenderMap
   const basemap = basemapById(map.basemap) ?? basemapById(DEFAULT_BASEMAP)!;
   const paintTiles = await tilePainter(deps, basemap, map.ownerId, map.owner);
   const images = await renderer.render(
-    basemap.id,
+    basemap,
     async (port) => {
       const inbox = new Inbox<FromRenderThread>(port);
       await sendFeatures(deps, map.id, port, inbox);

@@ -7,6 +7,7 @@
 // a commercial basemap's tiles) and feeds the thread through a MessageChannel.
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import type { Basemap } from '../lib/basemaps.js';
 import { AbandonedError, type RenderTask, type RenderThreadResult } from './renderThread.js';
 
 /** A map of large features takes tens of MB to draw (a 14 MB MultiPolygon about 100 MB). */
@@ -37,9 +38,9 @@ export class RenderPool {
   }
 
   /** Runs one render: `feed` talks to the thread through its end of the channel while the thread draws. */
-  async render(basemapId: string, feed: (port: MessagePort) => Promise<void>, signal?: AbortSignal): Promise<RenderThreadResult> {
+  async render(basemap: Basemap, feed: (port: MessagePort) => Promise<void>, signal?: AbortSignal): Promise<RenderThreadResult> {
     const { port1, port2 } = new MessageChannel();
-    const task: RenderTask = { port: port2, basemapId };
+    const task: RenderTask = { port: port2, basemap };
     const drawing = this.piscina.run(task, { transferList: [port2], ...(signal ? { signal } : {}) }) as Promise<RenderThreadResult>;
     // Either side failing closes the channel, which ends the other's wait (AbandonedError).
     const fed = feed(port1).catch((error: unknown) => {

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import type { MessagePort } from 'node:worker_threads';
 import { ImageData, loadImage, type Image } from '@napi-rs/canvas';
-import { basemapById, DEFAULT_BASEMAP } from '../lib/basemaps.js';
+import type { Basemap } from '../lib/basemaps.js';
 import type { WorldBounds } from '../lib/render/mercator.js';
 import { renderMapImage, STATIC_IMAGE, THUMBNAIL, type BackgroundPainter, type ImageSize } from '../lib/render/renderMap.js';
 import { Scene } from '../lib/render/scene.js';
@@ -19,7 +19,8 @@ import { releaseLargeBuffers } from './threadBuffers.js';
 export interface RenderTask {
   /** The activity's end of a channel: feature pages come in, the scene's needs go out. */
   port: MessagePort;
-  basemapId: string;
+  /** The catalogue's entry itself: the operator's basemaps are in the catalogue of the process that started the thread, not the thread's. */
+  basemap: Basemap;
 }
 
 /** Activity → thread. */
@@ -130,7 +131,7 @@ async function render(task: RenderTask): Promise<RenderThreadResult> {
     if (assets.type !== 'assets') throw new Error(`Unexpected message ${assets.type}`);
     const markers = new Map<string, Image>();
     for (const [id, bytes] of assets.markers) markers.set(id, await loadImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
-    const basemap = basemapById(task.basemapId) ?? basemapById(DEFAULT_BASEMAP)!;
+    const basemap = task.basemap;
     const draw = (name: keyof typeof IMAGE_SIZES) => {
       const size = IMAGE_SIZES[name];
       const background = assets.backgrounds?.[name];

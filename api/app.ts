@@ -6,6 +6,7 @@
 // access log line (middleware/accessLog.ts), passes its address's rate limit first, and every
 // operation its key's after authentication (rateLimits.ts); answers over HTTPS carry HSTS
 // (strictTransport.ts).
+import { useExtraBasemaps } from '../lib/basemaps.js';
 import type http from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
@@ -62,6 +63,8 @@ const LARGE_READS_BUSY = 'Many large maps are being read right now; please try a
 const LARGE_BODIES_BUSY = 'Many large requests are being read right now; please try again in a few seconds.';
 
 export function createApp(given: Omit<ApiDeps, 'largeReads'> & Partial<Pick<ApiDeps, 'largeReads'>>, options: AppOptions = {}): Koa {
+  // The operator's basemaps join the catalogue before anything reads it (workers/main.ts does the same).
+  useExtraBasemaps(given.config.extraBasemaps);
   const deps: ApiDeps = {
     ...given,
     // Blob store operations timed into the metrics (lib/observability/timedBlobStore.ts).

@@ -1,14 +1,17 @@
-// The OpenAPI 3.0 document of /api/1/, generated from the operations' own descriptors
-// (routes/…, listed in operations.ts): their zod schemas (the ones the handlers validate with),
-// prose, examples and links, so the document cannot drift from the code. Served at
-// GET /openapi.json and printed by `npm run openapi`.
+// The OpenAPI 3.1 document of /api/1/, generated from the operations' own descriptors
+// (routes/…, listed in operations.ts): their zod schemas (the ones the handlers validate with;
+// JSON Schema 2020-12, OpenAPI 3.1's own dialect), prose, examples, links and ready-to-copy calls
+// (codeSamples.ts), so the document cannot drift from the code. Served at GET /openapi.json,
+// shown as the API reference at /docs/api (api/web/apiReference.ts) and printed by `npm run openapi`.
 import { z } from 'zod';
+import { basemapCatalogue } from '../lib/basemaps.js';
 import { ERROR_CODES, type ErrorCode } from '../lib/errors.js';
 import { ARG_HEADER } from './arguments.js';
+import { codeSamplesOf } from './codeSamples.js';
 import { featureSchema, geometrySchema, groupSchema } from './geojsonSchema.js';
 import type { Operation } from './operation.js';
 import { OPERATIONS } from './operations.js';
-import { errorResult, importSummary, mapFileResult, mapGeoJson, mapSummary } from './schemas.js';
+import { basemapId, errorResult, importSummary, mapFileResult, mapGeoJson, mapSummary } from './schemas.js';
 
 /** Schemas with a component name of their own (others get `<Operation>Args` / `<Operation>Result`). */
 const NAMED_SCHEMAS: Record<string, z.ZodType> = {
@@ -60,7 +63,7 @@ const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 type JsonSchema = Record<string, unknown>;
 
 /**
- * Converts registered zod schemas to named OpenAPI 3.0 components; shared ones become $refs.
+ * Converts registered zod schemas to named OpenAPI 3.1 components (JSON Schema 2020-12); shared ones become $refs.
  * An argument that is checked by other code than zod (map/update's geojson, by the document
  * model) is shown as the schema its `documentedAs` metadata names.
  */
@@ -68,11 +71,13 @@ function components(schemas: Map<z.ZodType, string>, io: 'input' | 'output'): Re
   const registry = z.registry<{ id: string }>();
   for (const [schema, id] of schemas) registry.add(schema, { id });
   const converted = z.toJSONSchema(registry, {
-    target: 'openapi-3.0',
+    target: 'draft-2020-12',
     io,
     unrepresentable: 'any',
     uri: (id) => `#/components/schemas/${id}`,
     override: ({ zodSchema, jsonSchema }) => {
+      // The catalogue's ids as of this document (the service's own and the operator's, BASEMAPS_EXTRA).
+      if (zodSchema === (basemapId as unknown)) (jsonSchema as JsonSchema).enum = basemapCatalogue().map((basemap) => basemap.id);
       const documentedAs = (z.globalRegistry.get(zodSchema as unknown as z.ZodType) as { documentedAs?: string } | undefined)?.documentedAs;
       if (documentedAs === undefined) return;
       const { description } = jsonSchema as { description?: string };
@@ -80,7 +85,7 @@ function components(schemas: Map<z.ZodType, string>, io: 'input' | 'output'): Re
       Object.assign(jsonSchema, description ? { allOf: [schemaRef(documentedAs)], description } : schemaRef(documentedAs));
     },
   }).schemas as Record<string, JsonSchema>;
-  // OpenAPI 3.0 schema objects have no $id; components are addressed by their name.
+  // Components are addressed by their name, not by an $id.
   return Object.fromEntries(Object.entries(converted).map(([name, { $id: _id, ...schema }]) => [name, schema]));
 }
 
@@ -125,8 +130,14 @@ function operationObject(
   names: { args: string; result: string },
   argsSchema: JsonSchema,
   byPath: Map<string, Operation>,
+  publicUrl: string,
 ): object {
-  const head = { operationId: camel(operation.path), tags: [operation.path.split('/')[0]!], summary: operation.summary };
+  const head = {
+    operationId: camel(operation.path),
+    tags: [operation.path.split('/')[0]!],
+    summary: operation.summary,
+    'x-codeSamples': codeSamplesOf(operation, publicUrl),
+  };
   const links = linksOf(operation, byPath);
   const responses = {
     '200': {
@@ -174,8 +185,8 @@ function operationObject(
         in: 'header',
         required: true,
         description: 'The arguments as a JSON object (UTF-8, or ASCII with \\u escapes).',
-        content: { 'application/json': { schema: schemaRef(names.args) } },
-        example: operation.example.args,
+        // OpenAPI 3.1: a parameter described by `content` has its example in the media type.
+        content: { 'application/json': { schema: schemaRef(names.args), example: operation.example.args } },
       },
       ...(operation.idempotencyKey ? [IDEMPOTENCY_KEY_PARAMETER] : []),
     ],
@@ -205,10 +216,12 @@ const API_DESCRIPTION = [
   'operation, and map/get of a large map, cost more than a plain call) is answered HTTP 429 with a Retry-After header and ',
   '`{"error", "error_code": "rate_limited", "retry_after": <seconds>}`.\n\n',
   'Limits of the file operations: 15 MB per file and 2 minutes of processing; none on an enterprise deployment. ',
-  'A map holds at most 500,000 items and 64 MB of GeoJSON.',
+  'A map holds at most 500,000 items and 64 MB of GeoJSON.\n\n',
+  'GIS tools read maps another way too: every map is a read-only OGC API – Features service at `{map url}/ogc` (GET; ',
+  'a private map with the same `Authorization: Token <API_KEY>` header), described by its own OpenAPI document at `{map url}/ogc/api`.',
 ].join('');
 
-/** The OpenAPI 3.0 document for the deployment whose base address is publicUrl. */
+/** The OpenAPI 3.1 document for the deployment whose base address is publicUrl. */
 export function buildOpenApiDocument(publicUrl: string): object {
   const argsNames = new Map<z.ZodType, string>();
   const resultNames = new Map<z.ZodType, string>(Object.entries(NAMED_SCHEMAS).map(([name, schema]) => [schema, name]));
@@ -225,12 +238,12 @@ export function buildOpenApiDocument(publicUrl: string): object {
 
   const paths: Record<string, object> = {};
   for (const { operation, names } of named) {
-    paths[`/api/1/${operation.path}`] = { post: operationObject(operation, names, schemas[names.args]!, byPath) };
+    paths[`/api/1/${operation.path}`] = { post: operationObject(operation, names, schemas[names.args]!, byPath, publicUrl) };
   }
   const tags = [...new Set(OPERATIONS.map((operation) => operation.path.split('/')[0]!))].map((name) => ({ name }));
 
   return {
-    openapi: '3.0.3',
+    openapi: '3.1.0',
     info: { title: 'Map publishing service API', version: '1', description: API_DESCRIPTION },
     servers: [{ url: publicUrl }],
     security: [{ apiToken: [] }],

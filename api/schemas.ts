@@ -3,7 +3,7 @@
 // file under routes/.
 import { z } from 'zod';
 import { mapGeoJsonSchema } from './geojsonSchema.js';
-import { BASEMAP_IDS } from '../lib/basemaps.js';
+import { BASEMAPS, basemapById, basemapCatalogue } from '../lib/basemaps.js';
 import { contentOfDocument, type DocumentContent } from '../lib/formats/documentContent.js';
 import { parseMapDocument } from '../lib/geojson/model.js';
 import { isObjectRecord, stringProblem } from '../lib/geojson/json-data.js';
@@ -72,7 +72,17 @@ export const visibility = z.enum(['public', 'unlisted', 'private', 'select']);
 export const title = text(500);
 export const description = text(100_000);
 export const shortName = text(200).describe('A preference; the final short name is returned');
-export const basemapId = z.enum(BASEMAP_IDS).describe('A basemap id of the catalogue (basemap/list)');
+// Not z.enum: the catalogue grows by the operator's basemaps at start (BASEMAPS_EXTRA). The same
+// issue as an enum's, so a refusal lists the ids as one would.
+export const basemapId = z
+  .string()
+  .superRefine((id, ctx) => {
+    if (basemapById(id) === undefined) {
+      const values = basemapCatalogue().map((basemap) => basemap.id);
+      ctx.addIssue({ code: 'invalid_value', values, input: id, message: `must be one of ${values.join(', ')}` });
+    }
+  })
+  .describe(`A basemap id of the catalogue (basemap/list): ${BASEMAPS.map((basemap) => basemap.id).join(', ')}, or one the operator added (BASEMAPS_EXTRA)`);
 
 /**
  * map/update's `geojson`: checked by the document model (lib/geojson/model.ts, whose messages

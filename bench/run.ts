@@ -1,10 +1,11 @@
 // `npm run bench`: every benchmark, each running its reference beside our code in the same run.
 // Results are printed and written to bench/out/results.json. `npm run bench -- imports` (or
-// `latency`, `big`, `images`, `render`, `editor`, `versions`, `xlsx`, `blobs`, `limits`, `load`, `accounts`, `places`, `basemap`, `description`, `features`) runs one of them.
+// `latency`, `big`, `images`, `render`, `editor`, `versions`, `xlsx`, `blobs`, `limits`, `load`, `accounts`, `places`, `basemap`, `basemap-page`, `description`, `features`, `ogc`) runs one of them.
 import fs from 'node:fs';
 import { benchAccountPages } from './accountPages.js';
 import { benchApiLatency } from './apiLatency.js';
 import { benchBasemapServing } from './basemap.js';
+import { benchStreetMapPage } from './streetMapPage.js';
 import { benchBigUpload } from './bigUpload.js';
 import { benchBlobStores } from './blobStores.js';
 import { benchDescription } from './description.js';
@@ -13,6 +14,7 @@ import { benchFeaturePages } from './featurePages.js';
 import { benchImageUpload } from './imageUpload.js';
 import { benchImports } from './imports.js';
 import { benchMixedLoad } from './mixedLoad.js';
+import { benchOgcRead } from './ogcRead.js';
 import { benchPlaces } from './places.js';
 import { benchRateLimiter } from './rateLimiter.js';
 import { benchRender } from './render.js';
@@ -76,6 +78,13 @@ if (!only || only === 'editor') {
   console.table(editor.pan);
   console.table([editor.save]);
 }
+if (!only || only === 'ogc') {
+  console.log('A 200,000-feature map read whole through OGC API – Features (ogr2ogr over OAPIF, next links) against map/get …');
+  const ogc = await benchOgcRead();
+  results.ogcRead = ogc;
+  console.table(ogc.rows);
+  console.log(`/collections with extents: ${ogc.collectionsMs} ms`);
+}
 if (!only || only === 'features') {
   console.log('The per-feature API on a 200,000-feature map against a 1,000-feature one: pages, bbox, group, feature/get, map/changes …');
   results.featurePages = await benchFeaturePages();
@@ -109,9 +118,17 @@ if (!only || only === 'sweep') {
 if (!only || only === 'basemap') {
   console.log(`Street map tiles: the fixture's 19 tiles by 8 clients for ${process.env.BASEMAP_BENCH_SECONDS ?? 20} s each, through the service (a file; S3 on moto, warm and cold) against nginx serving them as files …`);
   const basemap = await benchBasemapServing();
-  results.basemap = { serving: basemap };
   console.log(basemap.machine);
   console.table(basemap.rows);
+  console.log('Street map in Chromium: navigation → a 1,000-point map over Helsinki drawn with streets at zoom 15 …');
+  const page = await benchStreetMapPage();
+  results.basemap = { serving: basemap, page };
+  console.table([page]);
+}
+if (only === 'basemap-page') {
+  console.log('Street map in Chromium: navigation → a 1,000-point map over Helsinki drawn with streets at zoom 15 …');
+  results.basemapPage = await benchStreetMapPage();
+  console.table([results.basemapPage]);
 }
 if (!only || only === 'load') {
   console.log('Mixed load of 50 clients on the scaled-out shape (with import throughput on one and two maps workers) and on the embedded default …');

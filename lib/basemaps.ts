@@ -3,7 +3,9 @@
 // the service from Natural Earth data it ships (lib/render/builtinBasemap.ts for the static image,
 // lib/basemapTiles/ and lib/basemapStyles.ts for the browser), so a map shows with no internet and
 // no key. Commercial basemaps are XYZ raster tiles fetched with the map owner's provider key for
-// the basemap's provider kind (the four kinds of the spec's provider keys page).
+// the basemap's provider kind (the four kinds of the spec's provider keys page). The operator may
+// add XYZ raster basemaps of their own (BASEMAPS_EXTRA, lib/extraBasemaps.ts): each entry point
+// puts them in the catalogue once at start (useExtraBasemaps), after the service's own.
 
 /** The spec's provider kinds: vector/raster map platform (a public token, `pk.…`), location platform, GIS platform, tile provider. */
 export const PROVIDER_KINDS = ['map_platform', 'location_platform', 'gis_platform', 'tile_provider'] as const;
@@ -14,7 +16,7 @@ export type BasemapDrawing =
   | { type: 'builtin'; palette: 'classic' | 'light' | 'dark' }
   | {
       type: 'xyz';
-      /** Tile URL with {z}, {x}, {y} and {key} (the owner's provider key, URL-encoded). */
+      /** Tile URL with {z}, {x}, {y} and, for a basemap with a provider kind, {key} (the owner's provider key, URL-encoded). */
       url: string;
       tileSize: 256 | 512;
       maxZoom: number;
@@ -24,7 +26,7 @@ export interface Basemap {
   id: string;
   name: string;
   attribution: string;
-  /** The provider key a map on it needs; null for built-in basemaps. */
+  /** The provider key a map on it needs; null for built-in basemaps and the operator's own that need none. */
   providerKind: ProviderKind | null;
   drawing: BasemapDrawing;
 }
@@ -79,7 +81,17 @@ export const BASEMAPS = [
 ] as const satisfies readonly Basemap[];
 
 export type BasemapId = (typeof BASEMAPS)[number]['id'];
-export const BASEMAP_IDS = BASEMAPS.map((basemap) => basemap.id) as [BasemapId, ...BasemapId[]];
 export const DEFAULT_BASEMAP: BasemapId = 'classic';
 
-export const basemapById = (id: string): Basemap | undefined => BASEMAPS.find((basemap) => basemap.id === id);
+let extraBasemaps: readonly Basemap[] = [];
+
+/** Adds the operator's basemaps (config.extraBasemaps) to the catalogue, replacing any added before: once at start. */
+export function useExtraBasemaps(basemaps: readonly Basemap[]): void {
+  extraBasemaps = basemaps;
+}
+
+/** Every basemap a map can name: the service's own, then the operator's. */
+export const basemapCatalogue = (): readonly Basemap[] => (extraBasemaps.length === 0 ? BASEMAPS : [...BASEMAPS, ...extraBasemaps]);
+
+export const basemapById = (id: string): Basemap | undefined =>
+  BASEMAPS.find((basemap) => basemap.id === id) ?? extraBasemaps.find((basemap) => basemap.id === id);

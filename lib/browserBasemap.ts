@@ -2,7 +2,9 @@
 // themselves. A commercial one is drawn from its provider's tiles (through the service, which
 // adds the key) with the owner's key; without one, with the service's own key (PROVIDER_KEY_…)
 // until the map passes the day's heavy-traffic limit, then on `classic` for 24 hours (the spec's
-// rule); with neither key, on `classic`. The owner is told why (mapPage's notice). A day's traffic
+// rule); with neither key, on `classic`. An operator's basemap that needs no key (BASEMAPS_EXTRA
+// without a provider kind) is always itself, through the service, and counts toward no limit.
+// The owner is told why (mapPage's notice). A day's traffic
 // is its page and embed views plus the tiles served with the service's key, 50 tiles to a view.
 import { basemapById, DEFAULT_BASEMAP, type Basemap } from './basemaps.js';
 
@@ -33,7 +35,7 @@ export function limitStartedBy(day: DayTraffic, classicUntil: Date | null, limit
 
 export type BrowserBasemap =
   | { kind: 'builtin'; id: string; fallback?: Fallback }
-  | { kind: 'tiles'; basemap: Basemap; keyOf: 'owner' | 'service' };
+  | { kind: 'tiles'; basemap: Basemap; keyOf: 'owner' | 'service' | 'none' };
 
 /** Why a map shows on classic instead of its commercial basemap. */
 export type Fallback = { reason: 'no_key'; basemap: Basemap } | ({ reason: 'heavy_traffic'; basemap: Basemap; until: Date } & DayTraffic);
@@ -55,6 +57,7 @@ export interface BasemapSituation {
 export function chooseBrowserBasemap(s: BasemapSituation): { shown: BrowserBasemap; startLimitUntil?: Date } {
   const basemap = basemapById(s.basemapId);
   if (!basemap || basemap.drawing.type === 'builtin') return { shown: { kind: 'builtin', id: basemap?.id ?? DEFAULT_BASEMAP } };
+  if (basemap.providerKind === null) return { shown: { kind: 'tiles', basemap, keyOf: 'none' } };
   const classic = (fallback: Fallback): BrowserBasemap => ({ kind: 'builtin', id: DEFAULT_BASEMAP, fallback });
   if (s.ownerHasKey) return { shown: { kind: 'tiles', basemap, keyOf: 'owner' } };
   if (!s.serviceHasKey) return { shown: classic({ reason: 'no_key', basemap }) };

@@ -3,7 +3,8 @@
 import path from 'node:path';
 import ms from 'ms';
 import { z } from 'zod';
-import type { ProviderKind } from './basemaps.js';
+import type { Basemap, ProviderKind } from './basemaps.js';
+import { parseExtraBasemaps } from './extraBasemaps.js';
 import { readBlobSettings, type BlobServe, type BlobStoreSettings } from './blobs/blobSettings.js';
 import { limitsConfigOf, limitsConfigProblem, limitsEnvShape, type LimitsConfig } from './limitsConfig.js';
 import { parseStreetArchiveLocation, type StreetArchiveLocation } from './streetArchive/location.js';
@@ -46,6 +47,8 @@ const envSchema = z.object({
     .default('5s'),
   BASEMAP_TILES: z.string().trim().min(1).optional(),
   BASEMAP_TILE_CACHE_MB: z.coerce.number().int().min(0).default(64),
+  BASEMAPS_EXTRA: z.string().trim().min(1).optional(),
+  BASEMAPS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   PROVIDER_KEY_MAP_PLATFORM: z.string().trim().min(8).optional(),
   PROVIDER_KEY_LOCATION_PLATFORM: z.string().trim().min(8).optional(),
   PROVIDER_KEY_GIS_PLATFORM: z.string().trim().min(8).optional(),
@@ -127,6 +130,10 @@ export interface Config extends LimitsConfig {
   basemapTiles: StreetArchiveLocation | undefined;
   /** How many bytes of that archive's tiles each process keeps in memory (the tiles read last; 0: none). */
   basemapTileCacheBytes: number;
+  /** The operator's own XYZ raster basemaps (BASEMAPS_EXTRA, lib/extraBasemaps.ts), added to the catalogue at start. */
+  extraBasemaps: Basemap[];
+  /** Basemap tiles may be fetched from private, loopback and link-local addresses (BASEMAPS_ALLOW_PRIVATE=true). */
+  basemapsAllowPrivate: boolean;
   /**
    * The service's own provider keys (PROVIDER_KEY_<KIND>): the browser shows a map on a commercial
    * basemap with them when its owner has no key, until the map passes heavyTrafficViews in a day.
@@ -182,7 +189,8 @@ export function loadConfig(env: Env = process.env): Config {
   const enterprise = e.DEPLOYMENT === 'enterprise';
   const streets = e.BASEMAP_TILES === undefined ? undefined : parseStreetArchiveLocation(e.BASEMAP_TILES, e);
   const blobs = readBlobSettings(e, path.resolve(e.DATA_DIR), streets && 'location' in streets && streets.location.kind === 's3' ? 'BASEMAP_TILES' : undefined);
-  const problems = [...blobs.problems, ...(streets && 'problems' in streets ? streets.problems : [])];
+  const extras = e.BASEMAPS_EXTRA === undefined ? { basemaps: [] } : parseExtraBasemaps(e.BASEMAPS_EXTRA);
+  const problems = [...blobs.problems, ...(streets && 'problems' in streets ? streets.problems : []), ...('problems' in extras ? extras.problems : [])];
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     port: e.PORT,
@@ -203,6 +211,8 @@ export function loadConfig(env: Env = process.env): Config {
     tileTimeoutMs: durationMs(e.TILE_TIMEOUT)!,
     basemapTiles: streets && 'location' in streets ? streets.location : undefined,
     basemapTileCacheBytes: e.BASEMAP_TILE_CACHE_MB * MB,
+    extraBasemaps: 'basemaps' in extras ? extras.basemaps : [],
+    basemapsAllowPrivate: e.BASEMAPS_ALLOW_PRIVATE === 'true',
     serviceProviderKeys: Object.fromEntries(
       (
         [

@@ -66,6 +66,7 @@ export const ERROR_CODES = {
   key_not_found: 'The account has no active API key with this prefix.',
   provider_key_missing: 'The map is on a commercial basemap and its owner has not added a provider key of the kind it needs; the message says which and where.',
   provider_key_refused: 'The provider of the map\'s commercial basemap refused the owner\'s provider key (HTTP 401 or 403); the message names the provider kind.',
+  basemap_address_refused: 'The basemap\'s tile server is at a private, loopback or link-local network address, which the service does not fetch from unless its operator allows it (BASEMAPS_ALLOW_PRIVATE).',
   basemap_unavailable: 'The tiles of the map\'s commercial basemap could not be fetched (the provider did not answer in time); the image can be refreshed later.',
   invalid_credentials: 'The username or e-mail address and the password of a log-in do not match an account.',
   invalid_token: 'A verification or password-reset link was used already, expired or is incomplete.',

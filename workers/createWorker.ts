@@ -144,4 +144,8 @@ export async function createWorkers(given: WorkersOptions): Promise<RunningWorke
 
 /** How this process's renderer fetches commercial basemap tiles: one cache per process. */
 export const tilePaintingOf = (config: Config) =>
-  tilePainting({ cache: new TileCache({ dir: config.tileCacheDir, maxBytes: config.tileCacheMaxBytes }), timeoutMs: config.tileTimeoutMs });
+  tilePainting({
+    cache: new TileCache({ dir: config.tileCacheDir, maxBytes: config.tileCacheMaxBytes }),
+    timeoutMs: config.tileTimeoutMs,
+    allowPrivateAddresses: config.basemapsAllowPrivate,
+  });

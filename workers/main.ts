@@ -4,6 +4,7 @@
 // blob storage as the API. SIGTERM or SIGINT: it stops polling, lets the activities in flight
 // finish within SHUTDOWN_GRACE_MS (Temporal's shutdownGraceTime; past it they are cancelled and
 // retried elsewhere), then closes its connections (lib/gracefulShutdown.ts).
+import { useExtraBasemaps } from '../lib/basemaps.js';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { openDatabase } from '../db/open.js';
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
     throw new ConfigError('The worker entry point needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs the embedded service).');
   }
   setLogLevel(config.logLevel);
+  useExtraBasemaps(config.extraBasemaps);
   // Every worker checks it, not only the renderer's: one configuration, one answer at start.
   const streets = await openConfiguredStreetArchive(config);
   if (streets) log.info(describeArchive(config.basemapTiles!, streets));

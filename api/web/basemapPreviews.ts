@@ -4,7 +4,8 @@
 //   GET /maps/{id}/basemap-previews/<basemap>.png    a commercial basemap drawn from its provider's
 //       tiles with the map owner's key (added here, never sent to the browser), for the owner and
 //       the editors of the map (who may choose its basemap); without the key, or when the provider
-//       refuses it or does not answer, the veiled picture.
+//       refuses it or does not answer, the veiled picture; an operator's basemap that needs no key
+//       (BASEMAPS_EXTRA) drawn from its tiles the same way.
 // The public pictures are drawn once per process and kept (8 small PNGs).
 import type Router from '@koa/router';
 import type { Context } from 'koa';
@@ -59,10 +60,13 @@ export function mountMapBasemapPreviews(router: Router, deps: { db: Db; tiles: T
     const id = Number(ctx.params.id);
     const found = basemap && viewer && Number.isSafeInteger(id) && id > 0 ? await findMapWithRole(deps.db, id, viewer.id) : undefined;
     if (!basemap || !viewer || !found || !canEdit(accessTo(found.map, viewer.id, found.role))) return; // the 404 page
-    const key = basemap.providerKind ? await findProviderKey(deps.db, found.map.ownerId, basemap.providerKind) : undefined;
-    if (!key) return sendPng(ctx, await publicPreview(basemap), 'private, no-cache');
+    const keyless = basemap.providerKind === null && basemap.drawing.type === 'xyz';
+    const key = basemap.providerKind ? await findProviderKey(deps.db, found.map.ownerId, basemap.providerKind) : keyless ? '' : undefined;
+    if (key === undefined) return sendPng(ctx, await publicPreview(basemap), 'private, no-cache');
+    // Tiles that need no key are the same for everyone: cached once for all (account 0), as the browser's.
+    const owner = { accountId: keyless ? 0 : found.map.ownerId, key };
     try {
-      sendPng(ctx, await renderBasemapPreview(basemap, xyzPainter(basemap, { accountId: found.map.ownerId, key }, deps.tiles)), 'private, max-age=86400');
+      sendPng(ctx, await renderBasemapPreview(basemap, xyzPainter(basemap, owner, deps.tiles)), 'private, max-age=86400');
     } catch {
       // A refused key or a provider that does not answer: the veiled picture, asked for again next time.
       sendPng(ctx, await publicPreview(basemap), 'private, no-store');

@@ -1,7 +1,8 @@
 // A map's basemap in the browser (lib/browserBasemap.ts decides which): a built-in one's style
 // under /basemaps/, or, for a commercial basemap shown with a key, the map's own style and its
 // provider's tiles through the service (the key is added here and never reaches the browser;
-// tiles come from the same on-disk cache as the renderer's):
+// tiles come from the same on-disk cache as the renderer's); an operator's basemap that needs no
+// key (BASEMAPS_EXTRA) the same way, without one:
 //   GET /maps/{id}/basemap/style.json
 //   GET /maps/{id}/basemap/{z}/{x}/{y}
 // for whoever may see the map (an unlisted map's `{id}~{link key}`, as its embed names it). Page
@@ -22,8 +23,8 @@ import type { Config } from '../../lib/config.js';
 import { mapRef } from '../../lib/mapSummary.js';
 import type { MapRecord } from '../../lib/maps.js';
 import { sniffFormat, sniffOther } from '../../lib/media/sniff.js';
-import { fetchTiles, TileKeyRefusedError, TileProviderUnreachableError } from '../../lib/render/tileFetch.js';
-import type { TileSettings } from '../../lib/render/xyzBackground.js';
+import { fetchTiles, TileAddressRefusedError, TileKeyRefusedError, TileProviderUnreachableError } from '../../lib/render/tileFetch.js';
+import { fetchOptionsOf, type TileSettings } from '../../lib/render/xyzBackground.js';
 import { TileCounts } from '../../lib/tileCounts.js';
 import { notFound } from '../fileAnswer.js';
 import { logInternalError } from '../internalErrorLog.js';
@@ -55,7 +56,7 @@ async function decide(deps: MapBasemapDeps, map: MapOfBasemap, view: { today: Da
     limit: deps.config.heavyTrafficViews,
     now: new Date(),
   });
-  const key = choice.shown.kind === 'tiles' ? (choice.shown.keyOf === 'owner' ? ownerKey : serviceKey) : undefined;
+  const key = choice.shown.kind === 'tiles' ? (choice.shown.keyOf === 'owner' ? ownerKey : choice.shown.keyOf === 'service' ? serviceKey : '') : undefined;
   return { ...choice, key };
 }
 
@@ -99,12 +100,14 @@ export function mountMapBasemap(router: Router, deps: MapBasemapDeps): void {
     const { shown, key } = await decide(deps, found.map, undefined);
     const tiles = shown.kind === 'tiles' ? shown : undefined;
     const basemap = tiles?.basemap;
-    if (!tiles || !key || basemap?.drawing.type !== 'xyz' || !basemap.providerKind) {
+    if (!tiles || key === undefined || basemap?.drawing.type !== 'xyz') {
       return notFound(ctx, 'basemap_not_found', 'This map is not shown on a commercial basemap at the moment; reload its page.');
     }
     ctx.set('Cache-Control', visibleToAnyone(found.map) ? 'public, max-age=3600' : 'private, max-age=3600');
     const drawing = deps.tiles.urlOverride ? { ...basemap.drawing, url: deps.tiles.urlOverride } : basemap.drawing;
-    return { map: found.map, basemap, source: { id: basemap.id, providerKind: basemap.providerKind, drawing }, key, keyOf: tiles.keyOf };
+    // Tiles that need no key are the same for every map: cached once for all (account 0).
+    const owner = { accountId: tiles.keyOf === 'none' ? 0 : found.map.ownerId, key };
+    return { map: found.map, basemap, source: { id: basemap.id, providerKind: basemap.providerKind, drawing }, owner, keyOf: tiles.keyOf };
   }
 
   router.get('/maps/:id/basemap/style.json', async (ctx) => {
@@ -117,23 +120,24 @@ export function mountMapBasemap(router: Router, deps: MapBasemapDeps): void {
     const [z, x, y] = [ctx.params.z, ctx.params.x, ctx.params.y].map((part) => (/^\d{1,9}$/.test(part ?? '') ? Number(part) : NaN)) as [number, number, number];
     const shown = await shownWithTiles(ctx);
     if (!shown) return;
-    const { map, basemap, source, key, keyOf } = shown;
+    const { map, basemap, source, owner, keyOf } = shown;
     const inRange = [z, x, y].every(Number.isInteger) && z <= source.drawing.maxZoom && x < 2 ** z && y < 2 ** z;
     if (!inRange) return notFound(ctx, 'basemap_not_found', `There is no tile ${ctx.params.z}/${ctx.params.x}/${ctx.params.y} in this basemap.`);
     // Traffic on the service's key, cached or not: toward the map's heavy-traffic limit.
     if (keyOf === 'service') await tileCounts.count(map.id);
     let result;
     try {
-      [result] = await fetchTiles(source, { accountId: map.ownerId, key }, [{ z, x, y }], {
-        timeoutMs: deps.tiles.timeoutMs,
-        cache: deps.tiles.cache,
-        ...(deps.tiles.fetch ? { fetch: deps.tiles.fetch } : {}),
-      });
+      [result] = await fetchTiles(source, owner, [{ z, x, y }], fetchOptionsOf(deps.tiles));
     } catch (error) {
       ctx.set('Cache-Control', 'no-store');
       if (error instanceof TileKeyRefusedError) {
         ctx.status = 502;
         ctx.body = { error: `The provider of the basemap "${basemap.name}" refused the key (HTTP ${error.status}).`, error_code: 'provider_key_refused' };
+        return;
+      }
+      if (error instanceof TileAddressRefusedError) {
+        ctx.status = 502;
+        ctx.body = { error: `The tile server of the basemap "${basemap.name}" is at a private network address, which this service does not fetch from.`, error_code: 'basemap_address_refused' };
         return;
       }
       if (error instanceof TileProviderUnreachableError) {

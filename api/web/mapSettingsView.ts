@@ -7,7 +7,7 @@ import type { Db } from '../../db/connection.js';
 import { findMapMembers } from '../../db/maps.js';
 import { listProviderKeys } from '../../db/providerKeys.js';
 import { accessTo, canChangeSharing, canEdit } from '../../lib/access.js';
-import { BASEMAPS } from '../../lib/basemaps.js';
+import { basemapCatalogue } from '../../lib/basemaps.js';
 import { mapPath } from '../../lib/mapSummary.js';
 import type { MapRecord, MemberRole } from '../../lib/maps.js';
 import { PROVIDER_KIND_LABELS } from '../../lib/providerKeys.js';
@@ -51,14 +51,16 @@ export async function mapSettingsProps(db: Db, ctx: Context, map: MapRecord, rol
     closeHref: mapPath(map),
     values,
     errors: state.errors ?? {},
-    basemaps: BASEMAPS.map((basemap) => {
+    basemaps: basemapCatalogue().map((basemap) => {
       const kind = basemap.providerKind;
       const withKey = kind !== null && saved.has(kind);
+      // An operator's basemap that needs no key is drawn from its tiles like one with the owner's key.
+      const ownTiles = withKey || (kind === null && basemap.drawing.type === 'xyz');
       return {
         id: basemap.id,
         name: basemap.name,
         // A commercial basemap is drawn with the owner's key when there is one (through the service).
-        preview: withKey ? `/maps/${map.id}/basemap-previews/${basemap.id}.png` : `/assets/basemap-previews/${basemap.id}.png`,
+        preview: ownTiles ? `/maps/${map.id}/basemap-previews/${basemap.id}.png` : `/assets/basemap-previews/${basemap.id}.png`,
         // "location platform", not "location platform (API key)": the sentence says "key" itself.
         ...(kind ? { key: { label: PROVIDER_KIND_LABELS[kind].replace(/ \(.*\)$/, ''), saved: withKey } } : {}),
       };

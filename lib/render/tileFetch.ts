@@ -15,9 +15,12 @@
 // When more than half of the tiles are missing for timeouts or network errors the provider is
 // treated as unreachable (TileProviderUnreachableError): a mostly blank map is worse than a
 // render retried later.
+// A tile server at a private, loopback or link-local address is refused (TileAddressRefusedError,
+// never retried) unless the operator allows such addresses (BASEMAPS_ALLOW_PRIVATE).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Basemap, BasemapDrawing } from '../basemaps.js';
 import { sniffFormat, sniffOther } from '../media/sniff.js';
+import { PrivateAddressError, publicOnlyFetch } from '../net/publicOnlyFetch.js';
 import type { TileCache, TileOwner } from './tileCache.js';
 import type { TileCoord } from './tileGrid.js';
 
@@ -38,8 +41,10 @@ export interface FetchTilesOptions {
   /** Longest wait for the whole set, retries included (default 4 × timeoutMs); unfinished tiles are missing as timeouts. */
   deadlineMs?: number;
   cache?: TileCache;
-  /** The fetch to use (default: the global one, undici). */
+  /** The fetch to use (default: one that reaches public addresses only, or with allowPrivateAddresses the global one). */
   fetch?: typeof globalThis.fetch;
+  /** The operator allows tile servers at private, loopback and link-local addresses (BASEMAPS_ALLOW_PRIVATE). */
+  allowPrivateAddresses?: boolean;
   /** Tiles requested at once (default 8). */
   concurrency?: number;
   /** Largest tile body read (default 2 MB); a larger one is cut off and missing. */
@@ -70,6 +75,17 @@ export class TileKeyRefusedError extends Error {
     readonly host: string,
   ) {
     super(`The tile provider ${host} refused the ${providerKind ?? 'provider'} key of basemap ${basemapId} (HTTP ${status})`);
+  }
+}
+
+/** The tile server is at a private, loopback or link-local address, and the operator has not allowed those. */
+export class TileAddressRefusedError extends Error {
+  override name = 'TileAddressRefusedError';
+  constructor(
+    readonly basemapId: string,
+    readonly host: string,
+  ) {
+    super(`The tile server ${host} of basemap ${basemapId} is at a private network address; only public addresses are fetched`);
   }
 }
 
@@ -123,7 +139,7 @@ export async function fetchTiles(basemap: XyzBasemap, owner: TileOwner, tiles: r
     key: owner.key,
     host: new URL(basemap.drawing.url.replace(/\{[a-z]+\}/g, '0')).host,
     options,
-    fetch: options.fetch ?? globalThis.fetch,
+    fetch: options.fetch ?? (options.allowPrivateAddresses ? globalThis.fetch : publicOnlyFetch),
     signal: AbortSignal.any(signals),
   };
   const results: TileResult[] = new Array(tiles.length);
@@ -172,6 +188,7 @@ function throwIfUnreachable(context: Context, results: TileResult[]): void {
 type Attempt =
   | { kind: 'image'; bytes: Buffer }
   | { kind: 'refused'; status: number }
+  | { kind: 'private_address' }
   | { kind: 'missing'; missing: MissingReason; detail: string; retry: boolean };
 
 async function fetchOne(context: Context, tile: TileCoord): Promise<TileResult> {
@@ -187,6 +204,7 @@ async function fetchOne(context: Context, tile: TileCoord): Promise<TileResult> 
     attempt = await attemptTile(context, url);
   }
   if (attempt.kind === 'refused') throw new TileKeyRefusedError(basemap.id, basemap.providerKind, attempt.status, context.host);
+  if (attempt.kind === 'private_address') throw new TileAddressRefusedError(basemap.id, context.host);
   if (attempt.kind === 'missing') return { tile, bytes: null, missing: attempt.missing, detail: redactKey(attempt.detail, context.key) };
   // A cache that cannot be written (disk full) costs a refetch next time, not this render.
   await options.cache?.put(basemap.id, context.owner, tile, attempt.bytes).catch(() => undefined);
@@ -235,6 +253,7 @@ function failure(error: unknown, signal: AbortSignal): Attempt {
   if (reason instanceof Error && reason.name === 'TimeoutError') return { kind: 'missing', missing: 'timeout', detail: 'timed out', retry: true };
   // undici reports "fetch failed" with the useful part (ECONNREFUSED, ENOTFOUND …) as the cause.
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  if (cause instanceof PrivateAddressError) return { kind: 'private_address' };
   const code = (cause as { code?: unknown } | null)?.code;
   const detail = typeof code === 'string' ? code : cause instanceof Error ? cause.message : String(cause);
   return { kind: 'missing', missing: 'network', detail: detail.slice(0, 200), retry: true };

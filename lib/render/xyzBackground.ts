@@ -9,7 +9,7 @@ import { PROVIDER_KIND_LABELS } from '../providerKeys.js';
 import type { View } from './mercator.js';
 import type { BackgroundPainter } from './renderMap.js';
 import type { TileCache, TileOwner } from './tileCache.js';
-import { fetchTiles, TileKeyRefusedError, TileProviderUnreachableError, type XyzBasemap } from './tileFetch.js';
+import { fetchTiles, TileAddressRefusedError, TileKeyRefusedError, TileProviderUnreachableError, type XyzBasemap } from './tileFetch.js';
 import { tileGrid } from './tileGrid.js';
 
 export interface TileSettings {
@@ -19,7 +19,17 @@ export interface TileSettings {
   fetch?: typeof globalThis.fetch;
   /** Tests: the basemap's URL template replaced (a local tile server). */
   urlOverride?: string;
+  /** Tile servers at private, loopback and link-local addresses may be fetched from (BASEMAPS_ALLOW_PRIVATE). */
+  allowPrivateAddresses?: boolean;
 }
+
+/** fetchTiles' options of these settings. */
+export const fetchOptionsOf = (settings: TileSettings) => ({
+  timeoutMs: settings.timeoutMs,
+  cache: settings.cache,
+  ...(settings.fetch ? { fetch: settings.fetch } : {}),
+  ...(settings.allowPrivateAddresses ? { allowPrivateAddresses: true } : {}),
+});
 
 const explained = (basemap: Basemap, error: unknown): unknown => {
   if (error instanceof TileKeyRefusedError && basemap.providerKind) {
@@ -27,6 +37,13 @@ const explained = (basemap: Basemap, error: unknown): unknown => {
       'provider_key_refused',
       `The provider of the basemap "${basemap.name}" refused the owner's ${PROVIDER_KIND_LABELS[basemap.providerKind]} key (HTTP ${error.status}); ` +
         'check the key under Settings → Map provider keys, or move the map to a built-in basemap.',
+    );
+  }
+  if (error instanceof TileAddressRefusedError) {
+    return new AppError(
+      'basemap_address_refused',
+      `The basemap "${basemap.name}" is served from ${error.host}, a private network address; the service fetches tiles only from public addresses ` +
+        '(its operator can allow private ones with BASEMAPS_ALLOW_PRIVATE=true).',
     );
   }
   if (error instanceof TileProviderUnreachableError) {
@@ -37,14 +54,14 @@ const explained = (basemap: Basemap, error: unknown): unknown => {
 
 /** Paints `basemap` (an XYZ one) with tiles fetched for `owner` (the map's owner, with the key its map is drawn with). */
 export function xyzPainter(basemap: Basemap, owner: TileOwner, settings: TileSettings): BackgroundPainter {
-  if (basemap.drawing.type !== 'xyz' || !basemap.providerKind) throw new Error(`${basemap.id} is not drawn from XYZ tiles`);
+  if (basemap.drawing.type !== 'xyz') throw new Error(`${basemap.id} is not drawn from XYZ tiles`);
   const drawing = settings.urlOverride ? { ...basemap.drawing, url: settings.urlOverride } : basemap.drawing;
   const source: XyzBasemap = { id: basemap.id, providerKind: basemap.providerKind, drawing };
   return async (ctx: SKRSContext2D, view: View) => {
     const grid = tileGrid(view, drawing);
     let results;
     try {
-      results = await fetchTiles(source, owner, grid.tiles, { timeoutMs: settings.timeoutMs, cache: settings.cache, ...(settings.fetch ? { fetch: settings.fetch } : {}) });
+      results = await fetchTiles(source, owner, grid.tiles, fetchOptionsOf(settings));
     } catch (error) {
       throw explained(basemap, error);
     }

@@ -85,7 +85,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const config: Config = {
     // No rate limits unless a test turns them on (rate-limits.test.ts); the web tests' browsers
     // each send their own X-Forwarded-For address, as behind one proxy.
-    ...loadConfig({ DATA_DIR: dataDir, PORT: String(port), RATE_LIMITS: 'off', TRUST_PROXY: '1' }),
+    // The tests' tile servers listen on loopback: allowed as an operator allows an internal one.
+    ...loadConfig({ DATA_DIR: dataDir, PORT: String(port), RATE_LIMITS: 'off', TRUST_PROXY: '1', BASEMAPS_ALLOW_PRIVATE: 'true' }),
     databaseUrl,
     publicUrl: `http://127.0.0.1:${port}`,
     taskQueue: `test-${randomUUID()}`,
@@ -117,7 +118,12 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
         blobs,
         publicUrl: config.publicUrl,
         faults: options.faults,
-        paintTiles: tilePainting({ cache: new TileCache({ dir: config.tileCacheDir, maxBytes: config.tileCacheMaxBytes }), timeoutMs: config.tileTimeoutMs, ...options.tiles }),
+        paintTiles: tilePainting({
+          cache: new TileCache({ dir: config.tileCacheDir, maxBytes: config.tileCacheMaxBytes }),
+          timeoutMs: config.tileTimeoutMs,
+          allowPrivateAddresses: config.basemapsAllowPrivate,
+          ...options.tiles,
+        }),
         serviceProviderKeys: config.serviceProviderKeys,
         streets,
       },

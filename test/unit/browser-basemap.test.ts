@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useExtraBasemaps } from '../../lib/basemaps.js';
 import { chooseBrowserBasemap, HEAVY_TRAFFIC_LIMIT_MS, limitStartedBy, TILES_PER_VIEW, type BasemapSituation } from '../../lib/browserBasemap.js';
 
 const now = new Date('2026-11-24T12:00:00Z');
@@ -13,10 +14,18 @@ const situation = (given: Partial<BasemapSituation>): BasemapSituation => ({
   ...given,
 });
 
+afterEach(() => useExtraBasemaps([]));
+
 describe('chooseBrowserBasemap', () => {
   it('shows built-in basemaps as themselves, and an unknown id as classic', () => {
     expect(chooseBrowserBasemap(situation({ basemapId: 'dark' })).shown).toEqual({ kind: 'builtin', id: 'dark' });
     expect(chooseBrowserBasemap(situation({ basemapId: 'gone' })).shown).toEqual({ kind: 'builtin', id: 'classic' });
+  });
+
+  it("shows an operator's basemap that needs no key as itself, at any traffic, with no key", () => {
+    useExtraBasemaps([{ id: 'ours', name: 'Ours', attribution: 'OSM', providerKind: null, drawing: { type: 'xyz', url: 'https://t.example/{z}/{x}/{y}.png', tileSize: 256, maxZoom: 19 } }]);
+    const chosen = chooseBrowserBasemap(situation({ basemapId: 'ours', serviceHasKey: false, today: { views: 50_000, tiles: 0 } }));
+    expect(chosen).toEqual({ shown: { kind: 'tiles', basemap: expect.objectContaining({ id: 'ours' }), keyOf: 'none' } });
   });
 
   it("uses the owner's key whatever the traffic, else the service's below the limit", () => {

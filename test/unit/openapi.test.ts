@@ -1,3 +1,4 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../api/openapi.js';
 import { ARG_HEADER } from '../../api/middleware/headerArgs.js';
@@ -117,9 +118,37 @@ describe('OpenAPI document', () => {
       const operation = post(op.path) as OperationObject & Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
       expect(operation.responses['200']!.content['application/json'], op.path).toHaveProperty('example');
       if (op.kind === 'json') expect(operation.requestBody!.content['application/json'], op.path).toHaveProperty('example');
-      else expect(argHeader(operation), op.path).toHaveProperty('example');
+      else expect(argHeader(operation)!.content!['application/json'], op.path).toHaveProperty('example');
       // The example arguments pass the operation's own schema.
       expect(op.args.safeParse(op.example.args).success, op.path).toBe(true);
+    }
+  });
+
+  it('is a valid OpenAPI 3.1 document (the OpenAPI Initiative\'s own schema of 3.1)', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(structuredClone(doc) as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('links answers to the operations their ids lead to, with arguments those operations take', () => {
+    let links = 0;
+    for (const operation of OPERATIONS) {
+      for (const link of Object.values(operation.links ?? {})) {
+        const target = OPERATIONS.find((other) => other.path === link.operation)!;
+        const properties = resolve(doc.components.schemas[`${target.path.split(/[/_]/).map((word) => word[0]!.toUpperCase() + word.slice(1)).join('')}Args`]!).properties!;
+        for (const name of Object.keys(link.arguments)) expect(Object.keys(properties), `${operation.path} → ${link.operation}`).toContain(name);
+        links += 1;
+      }
+    }
+    expect(links).toBeGreaterThanOrEqual(14);
+  });
+
+  it('gives every operation ready-to-copy calls in curl, Python and JavaScript', () => {
+    for (const operation of OPERATIONS) {
+      const samples = (post(operation.path) as unknown as { 'x-codeSamples': { lang: string; source: string }[] })['x-codeSamples'];
+      expect(samples.map((sample) => sample.lang), operation.path).toEqual(['Shell', 'Python', 'JavaScript']);
+      for (const sample of samples) expect(sample.source).toContain(`https://maps.example.org/api/1/${operation.path}`);
     }
   });
 
@@ -134,7 +163,7 @@ describe('OpenAPI document', () => {
     const update = resolve(doc.components.schemas.MapUpdateArgs!);
     expect(JSON.stringify(update.properties!.geojson)).toContain('#/components/schemas/MapGeoJSON');
     const model = doc.components.schemas.MapGeoJSON as Schema & { required?: string[] };
-    expect(model.properties!.type!.enum).toEqual(['FeatureCollection']);
+    expect(model.properties!.type).toMatchObject({ const: 'FeatureCollection' });
     expect(model.required).toEqual(['type', 'features']);
     expect(JSON.stringify(doc.components.schemas.Geometry)).toContain('MultiPolygon');
     const get = doc.components.schemas.MapGetResult as Schema;

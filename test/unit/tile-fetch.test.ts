@@ -10,6 +10,7 @@ import { TileCache } from '../../lib/render/tileCache.js';
 import {
   fetchTiles,
   redactKey,
+  TileAddressRefusedError,
   TileKeyRefusedError,
   TileProviderUnreachableError,
   type FetchTilesOptions,
@@ -68,11 +69,25 @@ const basemap = (scenario: string, onPort = port): XyzBasemap => ({
   drawing: { type: 'xyz', url: `http://127.0.0.1:${onPort}/${scenario}/{z}/{x}/{y}.png?key={key}`, tileSize: 256, maxZoom: 19 },
 });
 const zoom1 = [{ z: 1, x: 0, y: 0 }, { z: 1, x: 1, y: 0 }, { z: 1, x: 0, y: 1 }, { z: 1, x: 1, y: 1 }];
-const options = (extra: Partial<FetchTilesOptions> = {}): FetchTilesOptions => ({ timeoutMs: 200, retryDelayMs: 10, ...extra });
+// The server is on loopback: allowed, as an operator allows an internal tile server (BASEMAPS_ALLOW_PRIVATE).
+const options = (extra: Partial<FetchTilesOptions> = {}): FetchTilesOptions => ({ timeoutMs: 200, retryDelayMs: 10, allowPrivateAddresses: true, ...extra });
 const summary = (results: TileResult[]) => results.map((result) => (result.bytes ? result.from : result.missing));
 const newCache = (name: string) => new TileCache({ dir: path.join(root, name), maxBytes: 1e6 });
 
 describe('fetchTiles', () => {
+  it('refuses a tile server at a private address unless allowed, by IP and by name, sending it no request', async () => {
+    for (const host of ['127.0.0.1', 'localhost']) {
+      const source = basemap('private');
+      const atHost = { ...source, drawing: { ...source.drawing, url: source.drawing.url.replace('127.0.0.1', host) } };
+      const refused = fetchTiles(atHost, OWNER, zoom1, options({ allowPrivateAddresses: false }));
+      await expect(refused).rejects.toThrow(TileAddressRefusedError);
+      await expect(refused).rejects.toThrow(`The tile server ${host}:${port} of basemap test-private is at a private network address`);
+    }
+    expect([...hits.keys()].filter((tile) => tile.startsWith('private/'))).toEqual([]);
+    // Allowed, the same server answers.
+    expect(summary(await fetchTiles(basemap('private'), OWNER, zoom1, options()))).toEqual(['provider', 'provider', 'provider', 'provider']);
+  });
+
   it('fetches tiles with the key, caches them, and serves the second fetch from the cache', async () => {
     const cache = newCache('served');
     const first = await fetchTiles(basemap('served'), OWNER, zoom1, options({ cache }));

@@ -174,14 +174,26 @@ const sameCamera = (a: Camera, map: MapLibreMap) => {
   return Math.abs(a.zoom - b.zoom) < 1e-6 && Math.abs(a.lng - b.lng) < 1e-9 && Math.abs(a.lat - b.lat) < 1e-9;
 };
 
+/** The view the address names (#map=zoom/lat/lon, MapLibre's `hash` form), if it names one. */
+function viewInAddress(): [number, number, number] | undefined {
+  const parts = (new URLSearchParams(location.hash.slice(1)).get('map') ?? '').split('/').map(Number);
+  const [zoom, lat, lon] = parts;
+  if (parts.length < 3 || parts.some((part) => !Number.isFinite(part))) return undefined;
+  return Math.abs(lat!) <= 90 && zoom! >= 0 && zoom! <= 22 ? [zoom!, lat!, lon!] : undefined;
+}
+
 export async function createMapView(container: HTMLElement, styleUrl: string, features: MapFeature[]): Promise<MapView> {
   const bounds: Bounds = [Infinity, Infinity, -Infinity, -Infinity];
   for (const feature of features) extend(bounds, feature.geometry?.coordinates);
-  const fitted = bounds[0] === Infinity ? undefined : bounds;
+  // A view in the address (#map=zoom/lat/lon, kept up to date as the map moves, as
+  // openstreetmap.org's and uMap's are) opens there, and the map is not framed to its features.
+  const opensAtView = viewInAddress() !== undefined;
+  const fitted = bounds[0] === Infinity || opensAtView ? undefined : bounds;
   const map = new maplibregl.Map({
     container,
     style: styleUrl,
     attributionControl: { compact: true },
+    hash: 'map',
     ...(bounds[0] === Infinity
       ? { center: [0, 20] as [number, number], zoom: 1 }
       : { bounds: [bounds[0], bounds[1], bounds[2], bounds[3]] as Bounds, fitBoundsOptions: { padding: FRAME_PADDING, maxZoom: 15 } }),

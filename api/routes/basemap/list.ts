@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { BASEMAPS, PROVIDER_KINDS } from '../../../lib/basemaps.js';
+import { BASEMAPS, basemapCatalogue, PROVIDER_KINDS, type Basemap } from '../../../lib/basemaps.js';
 import { defineOperation } from '../../operation.js';
 
-const basemapView = (basemap: (typeof BASEMAPS)[number]) => ({
+const basemapView = (basemap: Basemap) => ({
   id: basemap.id,
   name: basemap.name,
   attribution: basemap.attribution,
@@ -18,7 +18,8 @@ export const operation = defineOperation(import.meta.url, {
     'No arguments (an empty body or `{}`). Answers every basemap of the catalogue: its `id` (what `map/update` accepts as ' +
     '`basemap`), `name`, the `attribution` shown with it, and `provider_kind`: null for the built-in basemaps (`classic`, ' +
     'the default, `light`, `dark`), else the kind of provider key the map owner needs for it ' +
-    '(`map_platform`: a public token starting `pk.`; `location_platform`, `gis_platform`, `tile_provider`: an API key).',
+    '(`map_platform`: a public token starting `pk.`; `location_platform`, `gis_platform`, `tile_provider`: an API key). ' +
+    'After the service\'s own come the basemaps its operator added (BASEMAPS_EXTRA): their tile servers, with or without a provider kind.',
   args: z.strictObject({}),
   result: z.object({
     basemaps: z.array(
@@ -35,6 +36,6 @@ export const operation = defineOperation(import.meta.url, {
     result: { basemaps: BASEMAPS.slice(0, 4).map(basemapView) },
   },
   async handle(ctx) {
-    ctx.body = { basemaps: BASEMAPS.map(basemapView) };
+    ctx.body = { basemaps: basemapCatalogue().map(basemapView) };
   },
 });

@@ -37,6 +37,9 @@ export const operation = defineOperation(import.meta.url, {
       features: [{ type: 'Feature', id: 1, geometry: { type: 'Point', coordinates: [2.3376, 48.8606] }, properties: { title: 'Louvre', group: 1 } }],
     },
   },
+  links: {
+    SaveFeatures: { operation: 'feature/save', description: 'Change them, refused if someone changed them since this read', arguments: { map_id: '$request.body#/map_id', revision: '$response.body#/revision' } },
+  },
   async handle(ctx, { db }, { map_id, ids, link_key }) {
     await mapFor(db, map_id, callerOf(ctx).userId, 'view', link_key);
     const read = await featuresByIds(db, map_id, ids);

@@ -76,6 +76,10 @@ export const operation = defineOperation(import.meta.url, {
       ],
     },
   },
+  links: {
+    NextPage: { operation: 'feature/list', description: 'The next page', arguments: { map_id: '$request.body#/map_id', cursor: '$response.body#/next_cursor' } },
+    ChangesSince: { operation: 'map/changes', description: 'What changed after this read', arguments: { map_id: '$request.body#/map_id', since_revision: '$response.body#/revision' } },
+  },
   async handle(ctx, { db }, args) {
     await mapFor(db, args.map_id, callerOf(ctx).userId, 'view', args.link_key);
     const group = args.group;

@@ -83,6 +83,9 @@ export const operation = defineOperation(import.meta.url, {
     result: { revision: 13, added_ids: [3], added: 1, changed: 1, deleted: 1 },
   },
   failure: { name: 'SaveConflictResult', schema: saveConflict },
+  links: {
+    ChangesSince: { operation: 'map/changes', description: 'What others changed after this save', arguments: { map_id: '$request.body#/map_id', since_revision: '$response.body#/revision' } },
+  },
   async handle(ctx, { db }, args) {
     const items = args.features.length + args.delete.length;
     if (items > MAX_FEATURE_SAVE_ITEMS) {

@@ -45,6 +45,10 @@ export const operation = defineOperation(import.meta.url, {
       import: { features: 3, skipped: [{ reason: 'row 4 skipped: latitude "abc" is not a number', line: 4 }] },
     },
   },
+  links: {
+    GetMap: { operation: 'map/get', description: 'Read the map with the appended items', arguments: { map_id: '$response.body#/id' } },
+    ChangesOfMap: { operation: 'map/changes', description: 'What the append added, for a client keeping a copy', arguments: { map_id: '$response.body#/id' } },
+  },
   async handle(ctx, deps, args) {
     const { userId } = callerOf(ctx);
     const { workflowId, keyed } = jobIdFor(ctx, 'append');

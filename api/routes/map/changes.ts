@@ -38,6 +38,10 @@ export const operation = defineOperation(import.meta.url, {
     args: { map_id: 5480394431770113, since_revision: 12 },
     result: { revision: 14, since_revision: 12, added: [3, 4], changed: [1], deleted: [2] },
   },
+  links: {
+    GetChangedFeatures: { operation: 'feature/get', description: 'Read the changed features', arguments: { map_id: '$request.body#/map_id', ids: '$response.body#/changed' } },
+    ChangesSince: { operation: 'map/changes', description: 'Follow on from the current revision', arguments: { map_id: '$request.body#/map_id', since_revision: '$response.body#/revision' } },
+  },
   async handle(ctx, { db }, { map_id, since_revision, link_key }) {
     await mapFor(db, map_id, callerOf(ctx).userId, 'view', link_key);
     const changes = await changesSince(db, map_id, since_revision);

@@ -114,6 +114,10 @@ export const operation = defineOperation(import.meta.url, {
       markers: [],
     },
   },
+  links: {
+    UpdateMap: { operation: 'map/update', description: 'Change the map', arguments: { map_id: '$response.body#/id' } },
+    ListFeatures: { operation: 'feature/list', description: 'Read the map a page of features at a time', arguments: { map_id: '$response.body#/id' } },
+  },
   async handle(ctx, { db, config, largeReads }, { map_id, link_key }) {
     const { map, access } = await mapFor(db, map_id, callerOf(ctx).userId, 'view', link_key);
     await chargeMapRead(ctx, map.contentBytes); // a large map costs more, by its size

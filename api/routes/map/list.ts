@@ -25,6 +25,9 @@ export const operation = defineOperation(import.meta.url, {
   args: z.strictObject({}),
   result: z.object({ owner: z.array(mapSummary), editor: z.array(mapSummary), viewer: z.array(mapSummary) }),
   example: { args: {}, result: { owner: [EXAMPLE_MAP], editor: [], viewer: [] } },
+  links: {
+    GetFirstOwnedMap: { operation: 'map/get', description: 'Read the first map the caller owns', arguments: { map_id: '$response.body#/owner/0/id' } },
+  },
   async handle(ctx, { db, config }) {
     const { userId } = callerOf(ctx);
     const { owned, member } = await listMapsOfUser(db, userId);

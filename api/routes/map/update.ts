@@ -36,6 +36,10 @@ export const operation = defineOperation(import.meta.url, {
     },
   },
   // The same code path as the map page's settings form (api/mapSettings.ts): the same checks and the same write.
+  links: {
+    GetMap: { operation: 'map/get', description: 'Read the changed map', arguments: { map_id: '$request.body#/map_id' } },
+    RefreshImage: { operation: 'map/refresh_image', description: 'Draw its static image again with the change', arguments: { map_id: '$request.body#/map_id' } },
+  },
   async handle(ctx, { db, config }, args) {
     // A whole new content is a file job, as an upload: charged by its size and the key's jobs running.
     if (args.geojson) await chargeFileBytes(ctx, bodyBytesOf(ctx));
