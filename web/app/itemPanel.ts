@@ -1,11 +1,12 @@
 // The item panel of the editor (in the side panel): the selected item's title, Markdown
 // description, link, media link, image and custom icon (./itemMedia.ts, given by the editor),
-// icon (points: the built-in set, searchable), whether it shows when the map opens, its group,
+// icon (points: the built-in set, shown and searchable: ./iconPicker.ts), whether it shows when the map opens, its group,
 // colour (22 swatches or a picker), a line's length or an area's size (metric or imperial,
 // remembered; kept up to date while the shape is edited), Extend line, Delete and Done. A text
 // label (lib/textLabels.ts) has its Text instead of a title, a text size and no icon. Changes are
 // reported as property edits; the editor makes them (and their undo).
 import { isTextLabel, MAX_TEXT_SIZE, MIN_TEXT_SIZE, TEXT_LABEL_COLOR, textSize } from '../../lib/textLabels.js';
+import { iconField } from './iconPicker.js';
 import { groupOf, groupOutline, type MapGroup } from './groups.js';
 import type { MapFeature } from './mapAdapter.js';
 import { measureOf, type Units } from './measure.js';
@@ -61,20 +62,6 @@ export function element<K extends keyof HTMLElementTagNameMap>(tag: K, attribute
   for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
   if (text !== undefined) node.textContent = text;
   return node;
-}
-
-let names: HTMLDataListElement | undefined;
-
-/** The built-in icons' names as a datalist for the icon field (fetched once). */
-function iconNames(): HTMLDataListElement {
-  if (names) return names;
-  const list = element('datalist', { id: 'maki-names' });
-  names = list;
-  void fetch('/assets/maki-names.json')
-    .then((response) => (response.ok ? (response.json() as Promise<string[]>) : []))
-    .then((all) => list.append(...all.map((name) => element('option', { value: name }))))
-    .catch(() => undefined);
-  return list;
 }
 
 export class ItemPanel {
@@ -157,14 +144,12 @@ export class ItemPanel {
       size.value = String(textSize(properties));
       size.addEventListener('change', () => actions.setProperty('text_size', size.value === '' ? undefined : textSize({ text_size: size.value })));
     } else if (feature.geometry?.type === 'Point') {
-      const icon = field('item-icon', 'Icon (type to search the built-in icons)', element('input', { id: 'item-icon', type: 'search', list: 'maki-names', autocomplete: 'off' }));
-      icon.value = typeof properties['marker-symbol'] === 'string' ? properties['marker-symbol'] : '';
       // A built-in icon chosen replaces a custom one.
-      icon.addEventListener('change', () => {
-        const symbol = icon.value.trim().toLowerCase() || undefined;
-        actions.setProperties(symbol ? { 'marker-symbol': symbol, marker_id: undefined } : { 'marker-symbol': undefined });
-      });
-      this.root.append(iconNames());
+      this.root.append(
+        iconField(typeof properties['marker-symbol'] === 'string' ? properties['marker-symbol'] : undefined, (symbol) =>
+          actions.setProperties(symbol ? { 'marker-symbol': symbol, marker_id: undefined } : { 'marker-symbol': undefined }),
+        ),
+      );
       if (this.media) this.root.append(this.media.iconField(feature));
     }
     const group = element('select', { id: 'item-group' });
