@@ -4,10 +4,10 @@
 // blob storage as the API. SIGTERM or SIGINT: it stops polling, lets the activities in flight
 // finish within SHUTDOWN_GRACE_MS (Temporal's shutdownGraceTime; past it they are cancelled and
 // retried elsewhere), then closes its connections (lib/gracefulShutdown.ts).
-import { useExtraBasemaps } from '../lib/basemaps.js';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { openDatabase } from '../db/open.js';
+import { useExtraBasemaps } from '../lib/basemaps.js';
 import { openBlobStore } from '../lib/blobs/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { errorFields, log, setLogLevel } from '../lib/observability/logger.js';
