@@ -23,7 +23,8 @@ import { keepFocus, neverLost, openedFromList, returnFocus } from './editorFocus
 import { ItemList, kindOf } from './itemList.js';
 import { startKeyboardDrawing } from './keyboardDrawing.js';
 import { ItemMedia } from './itemMedia.js';
-import { element, ItemPanel, type PropertyValue } from './itemPanel.js';
+import { element } from './element.js';
+import { ItemPanel, type PropertyValue } from './itemPanel.js';
 import { isEditable, type Drawing, type DrawTool, type MapFeature, type MapView } from './mapAdapter.js';
 import { imageValueOf, type ImageAnswer } from './mediaUpload.js';
 import { PhotoTool } from './photoTool.js';

@@ -6,7 +6,7 @@
 // button and the choice is announced.
 import { searchIcons, usedIcon } from '../../lib/iconSearch.js';
 import { announce } from './announcer.js';
-import { element } from './itemPanel.js';
+import { element } from './element.js';
 
 const RECENT_KEY = 'recent-icons';
 const INK = '1d232a'; // the icons drawn dark on the panel's light background

@@ -7,7 +7,7 @@
 // another's title goes before it; anything dropped on the list's heading leaves its group.
 import { swatchOf, swatchShapes, type ItemSwatch, type SwatchKind } from '../../lib/itemSwatch.js';
 import { isTextLabel } from '../../lib/textLabels.js';
-import { element } from './itemPanel.js';
+import { element } from './element.js';
 import { oneStopPerItem } from './listKeyboard.js';
 import { groupOf, groupOutline, withinGroup, type GroupId, type MapGroup } from './groups.js';
 import type { MapFeature } from './mapAdapter.js';

@@ -7,7 +7,8 @@
 // An upload finishing updates its field in place (never the whole panel, so nothing half typed
 // elsewhere in it is lost), and applies to the item it was chosen for even if another one is
 // selected by then.
-import { element, type ItemMediaFields, type PropertyValue } from './itemPanel.js';
+import { element } from './element.js';
+import { type ItemMediaFields, type PropertyValue } from './itemPanel.js';
 import { showIconChoice } from './iconPicker.js';
 import { MEDIA_ID, type MapFeature } from './mapAdapter.js';
 import { imageOf, imageValueOf, uploadMedia, type ImageAnswer, type ImageValue, type MediaUrls } from './mediaUpload.js';

@@ -5,6 +5,7 @@
 // remembered; kept up to date while the shape is edited), Extend line, Delete and Done. A text
 // label (lib/textLabels.ts) has its Text instead of a title, a text size and no icon. Changes are
 // reported as property edits; the editor makes them (and their undo).
+import { element } from './element.js';
 import { isTextLabel, MAX_TEXT_SIZE, MIN_TEXT_SIZE, TEXT_LABEL_COLOR, textSize } from '../../lib/textLabels.js';
 import { iconField } from './iconPicker.js';
 import { groupOf, groupOutline, type MapGroup } from './groups.js';
@@ -55,13 +56,6 @@ export interface ItemPanelActions {
 export interface ItemMediaFields {
   imageField(feature: MapFeature): HTMLElement;
   iconField(feature: MapFeature): HTMLElement;
-}
-
-export function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  if (text !== undefined) node.textContent = text;
-  return node;
 }
 
 export class ItemPanel {

@@ -7,7 +7,7 @@
 // tells the keys for the tool on (the map's accessible description; shown while the map has the
 // keyboard), and what happens is announced (./announcer.ts).
 import { announce } from './announcer.js';
-import { element } from './itemPanel.js';
+import { element } from './element.js';
 import type { Drawing, MapView } from './mapAdapter.js';
 
 /** The editor's tool as the keyboard needs it; undefined while the editing tools are off. */

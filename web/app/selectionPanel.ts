@@ -2,7 +2,8 @@
 // (the item panel's swatches or a picker), Delete all, and Done. It reports what the person
 // chose; the editor makes the edits, all of them one step of the history.
 import { announce } from './announcer.js';
-import { DEFAULT_SWATCH, element, SWATCHES } from './itemPanel.js';
+import { element } from './element.js';
+import { DEFAULT_SWATCH, SWATCHES } from './itemPanel.js';
 
 export interface SelectionPanelActions {
   setColor(color: string): void;
