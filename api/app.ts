@@ -6,11 +6,11 @@
 // access log line (middleware/accessLog.ts), passes its address's rate limit first, and every
 // operation its key's after authentication (rateLimits.ts); answers over HTTPS carry HSTS
 // (strictTransport.ts).
-import { useExtraBasemaps } from '../lib/basemaps.js';
 import type http from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { usesPg } from '../db/connection.js';
+import { useExtraBasemaps } from '../lib/basemaps.js';
 import { AppError } from '../lib/errors.js';
 import { timedBlobStore } from '../lib/observability/timedBlobStore.js';
 import type { ApiDeps } from './context.js';

@@ -216,7 +216,9 @@ const API_DESCRIPTION = [
   'operation, and map/get of a large map, cost more than a plain call) is answered HTTP 429 with a Retry-After header and ',
   '`{"error", "error_code": "rate_limited", "retry_after": <seconds>}`.\n\n',
   'Limits of the file operations: 15 MB per file and 2 minutes of processing; none on an enterprise deployment. ',
-  'A map holds at most 500,000 items and 64 MB of GeoJSON.',
+  'A map holds at most 500,000 items and 64 MB of GeoJSON.\n\n',
+  'GIS tools read maps another way too: every map is a read-only OGC API – Features service at `{map url}/ogc` (GET; ',
+  'a private map with the same `Authorization: Token <API_KEY>` header), described by its own OpenAPI document at `{map url}/ogc/api`.',
 ].join('');
 
 /** The OpenAPI 3.1 document for the deployment whose base address is publicUrl. */

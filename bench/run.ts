@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, each running its reference beside our code in the same run.
 // Results are printed and written to bench/out/results.json. `npm run bench -- imports` (or
-// `latency`, `big`, `images`, `render`, `editor`, `versions`, `xlsx`, `blobs`, `limits`, `load`, `accounts`, `places`, `basemap`, `basemap-page`, `description`, `features`) runs one of them.
+// `latency`, `big`, `images`, `render`, `editor`, `versions`, `xlsx`, `blobs`, `limits`, `load`, `accounts`, `places`, `basemap`, `basemap-page`, `description`, `features`, `ogc`) runs one of them.
 import fs from 'node:fs';
 import { benchAccountPages } from './accountPages.js';
 import { benchApiLatency } from './apiLatency.js';
@@ -14,6 +14,7 @@ import { benchFeaturePages } from './featurePages.js';
 import { benchImageUpload } from './imageUpload.js';
 import { benchImports } from './imports.js';
 import { benchMixedLoad } from './mixedLoad.js';
+import { benchOgcRead } from './ogcRead.js';
 import { benchPlaces } from './places.js';
 import { benchRateLimiter } from './rateLimiter.js';
 import { benchRender } from './render.js';
@@ -76,6 +77,13 @@ if (!only || only === 'editor') {
   console.table(editor.drawn);
   console.table(editor.pan);
   console.table([editor.save]);
+}
+if (!only || only === 'ogc') {
+  console.log('A 200,000-feature map read whole through OGC API – Features (ogr2ogr over OAPIF, next links) against map/get …');
+  const ogc = await benchOgcRead();
+  results.ogcRead = ogc;
+  console.table(ogc.rows);
+  console.log(`/collections with extents: ${ogc.collectionsMs} ms`);
 }
 if (!only || only === 'features') {
   console.log('The per-feature API on a 200,000-feature map against a 1,000-feature one: pages, bbox, group, feature/get, map/changes …');

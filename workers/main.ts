@@ -5,17 +5,17 @@
 // finish within SHUTDOWN_GRACE_MS (Temporal's shutdownGraceTime; past it they are cancelled and
 // retried elsewhere), then closes its connections (lib/gracefulShutdown.ts).
 import path from 'node:path';
-import { webhookSettingsOf } from '../lib/webhooks/model.js';
-import { createMailer } from '../lib/mail.js';
-import { useExtraBasemaps } from '../lib/basemaps.js';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { openDatabase } from '../db/open.js';
+import { useExtraBasemaps } from '../lib/basemaps.js';
 import { openBlobStore } from '../lib/blobs/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
+import { createMailer } from '../lib/mail.js';
 import { errorFields, log, setLogLevel } from '../lib/observability/logger.js';
 import { GracefulShutdown } from '../lib/gracefulShutdown.js';
 import { describeArchive, openConfiguredStreetArchive } from '../lib/streetArchive/index.js';
+import { webhookSettingsOf } from '../lib/webhooks/model.js';
 import { createWorkers, tilePaintingOf } from './createWorker.js';
 import { envWithQueueArgs } from './queueArgs.js';
 import { installWorkerRuntimeWithMetrics } from './runtime.js';

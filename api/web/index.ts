@@ -19,6 +19,7 @@ import type { TileSettings } from '../../lib/render/xyzBackground.js';
 import { MessagePage } from '../../web/pages/accountPages.js';
 import { HomePage } from '../../web/pages/homePage.js';
 import { mountAccountRoutes } from './accountRoutes.js';
+import { mountApiReference } from './apiReference.js';
 import { mountAssets } from './assets.js';
 import { mountBasemapPreviews, mountMapBasemapPreviews } from './basemapPreviews.js';
 import { mountEmbedRoutes } from './embedRoutes.js';
@@ -33,6 +34,7 @@ import { mountMapSettings, SETTINGS_FORM_LIMIT } from './mapSettingsRoute.js';
 import { mountMapVisibility } from './mapVisibilityRoute.js';
 import { mountMapSave } from './mapSaveRoute.js';
 import { mountMapVersions } from './mapVersionRoutes.js';
+import { mountOgcRoutes } from './ogcRoutes.js';
 import { mountPlaceSearch } from './placeSearchRoute.js';
 import { answerPage } from './pageAnswer.js';
 import { checkForm } from './security.js';
@@ -98,7 +100,9 @@ export function mountWeb(router: Router, deps: WebDeps): void {
   mountEmbedRoutes(router, basemaps);
   mountMapData(router, deps.db);
   mountMapDownloads(router, deps.db, deps.config.publicUrl);
+  mountOgcRoutes(router, deps.db, deps.config.publicUrl);
   mountAssets(router);
+  mountApiReference(router);
   mountBasemapPreviews(router);
   router.use(pages.routes());
 }

@@ -33,7 +33,8 @@ export function mapPageAnswer(deps: MapBasemapDeps) {
   return async (ctx: Context, map: MapRecord, role: MemberRole | undefined, extra: MapPageExtra = {}): Promise<void> => {
     const viewer = viewerOf(ctx);
     const mayEdit = viewer !== undefined && canEdit(accessTo(map, viewer.id, role));
-    const [basemap, descriptionHtml] = await Promise.all([viewedMapBasemap(deps, map), descriptionHtmlOf(db, map)]);
+    // One round of queries after the map's lookup, not three in a row (issue 24: page views under load).
+    const [basemap, descriptionHtml, tree] = await Promise.all([viewedMapBasemap(deps, map), descriptionHtmlOf(db, map), mapItemTree(db, map.id)]);
     answerPage(ctx, {
       status: extra.status,
       title: map.title,
@@ -46,7 +47,7 @@ export function mapPageAnswer(deps: MapBasemapDeps) {
         path: mapPath(map),
         // Only the owner is told why the map is not on its basemap (and can do something about it).
         ...(basemap.fallback && viewer?.id === map.ownerId ? { basemapNotice: basemap.fallback } : {}),
-        tree: await mapItemTree(db, map.id),
+        tree,
         link: mapUrl(config.publicUrl, map),
         unlisted: map.visibility === 'unlisted',
         visibility: map.visibility,

@@ -5,7 +5,8 @@
 // coordinate systems from gpkg_spatial_ref_sys (EPSG codes, else the WKT definition) converted to
 // WGS 84 (./gis/crs.ts). The integer primary key (`fid`) is left out of the properties, as
 // ogr2ogr leaves it out of GeoJSON. Only stored data is read: feature tables that are views and
-// generated columns (queries and expressions of the file's choosing) are left out. A file that is not SQLite, an SQLite database that is not a
+// generated columns (queries and expressions of the file's choosing) are left out, a view with a
+// note in the import report naming it. A file that is not SQLite, an SQLite database that is not a
 // GeoPackage and a damaged database are refused with invalid_file.
 import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
 import { AppError } from '../errors.js';
@@ -89,6 +90,15 @@ function layerCrs(db: Database, layer: Layer): Crs {
 }
 
 /** Reads one layer into the writer; returns the rows read. */
+/** Feature "tables" that gpkg_contents lists and that are views: named in the report, not read. */
+function viewLayersOf(db: Database): string[] {
+  return rows(
+    db,
+    `SELECT c.table_name AS table_name, c.identifier AS identifier FROM gpkg_contents c
+      WHERE c.data_type = 'features' AND c.table_name IN (SELECT name FROM sqlite_master WHERE type = 'view') ORDER BY c.rowid`,
+  ).map((row) => (typeof row.identifier === 'string' && row.identifier.trim() !== '' ? row.identifier.trim() : String(row.table_name)));
+}
+
 function readLayer(db: Database, layer: Layer, writer: GisFeatureWriter, skips: SkipList, budget: number, group?: number): number {
   const crs = layerCrs(db, layer);
   // Stored columns only: a generated column is an expression SQLite would run for every row.
@@ -155,8 +165,13 @@ export const parseGeoPackage: FormatParser = async (file: ParserInput, options):
   let name: string | undefined;
   try {
     const layers = layersOf(db);
+    const views = viewLayersOf(db);
+    for (const view of views) skips.add(`layer ${JSON.stringify(view)}: a view (a query the file defines), which is not imported; only stored tables are`);
     if (layers.length === 1) name = (layers[0] as Layer).title;
-    if (layers.length === 0) throw new AppError('no_features', 'the GeoPackage holds no feature tables (only tiles or attributes)');
+    if (layers.length === 0) {
+      const only = views.length > 0 ? `only views (${views.map((view) => JSON.stringify(view)).join(', ')}), which are not imported` : 'only tiles or attributes';
+      throw new AppError('no_features', `the GeoPackage holds no feature tables (${only})`);
+    }
     let budget = MAX_ROWS;
     for (const layer of layers) {
       let group: number | undefined;

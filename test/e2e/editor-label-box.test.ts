@@ -174,6 +174,8 @@ describe('text labels and box selection in the editor', () => {
     await expect.poll(() => heading.textContent()).toBe('No items selected');
     await dragBox(page, at(0.01, 0.01), at(0.45, 0.99));
     await expect.poll(() => heading.textContent()).toBe('3 items selected');
+    // Screen readers are told too (issue 26: the page's one live region, web/app/announcer.ts).
+    await expect.poll(() => page.locator('[data-announcer]').textContent()).toBe('3 items selected.');
     await page.waitForTimeout(300);
     await page.screenshot({ path: `${SHOTS}/editor-box-selected.png` });
     expect(await accessibilityViolations(page)).toEqual([]);

@@ -107,8 +107,10 @@ describe('photos and custom icons in the editor in Chromium', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'New item' }).count()).toBe(1);
     await page.getByLabel('Title', { exact: true }).fill('Picnic');
     await page.getByLabel('Title', { exact: true }).press('Tab');
-    await page.getByLabel(/^Icon/).fill('park');
-    await page.getByLabel(/^Icon/).press('Tab');
+    await page.locator('#item-icon').click();
+    await page.getByLabel(/^Search icons/).fill('park');
+    await page.getByLabel(/^Search icons/).press('Enter');
+    await expect.poll(() => page.locator('#item-icon').getAttribute('aria-label')).toMatch(/^Icon: park\./);
 
     // The image: uploaded, then shown as a thumbnail with Replace and Remove.
     await pick(page, 'Add image', 'meadow.jpg', await photo(false));
@@ -120,7 +122,7 @@ describe('photos and custom icons in the editor in Chromium', () => {
     await pick(page, 'Upload icon (PNG)', 'flag.png', await iconPng(), 'image/png');
     await expect.poll(() => page.locator('.item-panel .media-icon').count(), { timeout: 30_000 }).toBe(1);
     await expect.poll(() => thumbnailLoaded(page, '.item-panel .media-icon')).toBe(true);
-    expect(await page.getByLabel(/^Icon/).inputValue()).toBe('');
+    expect(await page.locator('#item-icon').getAttribute('aria-label')).toMatch(/^Icon: none\./);
     expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Picnic');
     await page.getByText('Video or media link (YouTube, Vimeo…)').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/editor-media-panel.png` });
@@ -129,7 +131,7 @@ describe('photos and custom icons in the editor in Chromium', () => {
     // Each upload is one edit: undo takes the icon back (the built-in one returns), redo brings it again.
     await page.getByRole('button', { name: 'Undo (Ctrl+Z)' }).click();
     await page.getByRole('button', { name: 'Picnic', exact: true }).click();
-    await expect.poll(() => page.getByLabel(/^Icon/).inputValue()).toBe('park');
+    await expect.poll(() => page.locator('#item-icon').getAttribute('aria-label')).toMatch(/^Icon: park\./);
     expect(await page.locator('.item-panel .media-icon').count()).toBe(0);
     expect(await page.locator('.item-panel .media-thumb').count()).toBe(1);
     await page.getByRole('button', { name: 'Redo (Shift+Ctrl+Z)' }).click();

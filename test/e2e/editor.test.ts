@@ -67,10 +67,11 @@ describe('the map editor in Chromium', () => {
     await page.getByLabel('Title', { exact: true }).press('Tab');
     await page.getByLabel('Web link').fill('https://example.org/picnic');
     await page.getByLabel('Web link').press('Tab');
-    // The icon field suggests the built-in icons.
-    await expect.poll(() => page.locator('#maki-names option').count()).toBeGreaterThan(200);
-    await page.getByLabel(/^Icon/).fill('picnic-site');
-    await page.getByLabel(/^Icon/).press('Tab');
+    // The icon picker shows the built-in icons; one is chosen by a click.
+    await page.locator('#item-icon').click();
+    await expect.poll(() => page.locator('#icon-grid button').count()).toBeGreaterThan(200);
+    await page.getByLabel(/^Search icons/).fill('picnic');
+    await page.getByRole('button', { name: 'picnic-site', exact: true }).click();
     await page.getByRole('button', { name: 'Colour #e7298a' }).click();
     await page.getByRole('button', { name: 'Done' }).click();
 

@@ -104,6 +104,8 @@ describe('bad GeoPackages', () => {
     db.close();
     expect(result.document.groups).toEqual([]);
     expect(result.document.features.map((f) => Object.keys(f.properties))).toEqual(Array(3).fill(['name', 'kind', 'pop', 'area', 'since']));
+    // The view is named in the report, not passed over in silence.
+    expect(result.skipped).toEqual([{ reason: 'layer "endless": a view (a query the file defines), which is not imported; only stored tables are' }]);
   });
 
   it('skips a row whose geometry blob is damaged, with its record number', async () => {

@@ -50,6 +50,17 @@ export interface Drawing {
   onShape(listener: (shape: Shape | undefined) => void): void;
   /** Tells each finished change of the edited feature: a drag (of it, of a vertex, of a new vertex), a vertex added or deleted, an extension. */
   onEdited(listener: (id: number, geometry: EditableGeometry) => void): void;
+  /**
+   * The keyboard's click (./keyboardDrawing.ts): the Point, Line or Area tool puts a point or a
+   * vertex at `at`, as a click there would. On the last vertex placed (or an area's first) it
+   * finishes the shape instead, when the shape has enough vertices. What it did, or undefined
+   * (no drawing tool, or too near the last vertex to add one and too few to finish).
+   */
+  addAt(at: Position): 'added' | 'finished' | undefined;
+  /** The vertex that follows the pointer follows `at` (the keyboard's crosshair) while a shape is drawn. */
+  pointerAt(at: Position): void;
+  /** The vertices placed so far of the shape being drawn (0: none is). */
+  placed(): number;
 }
 
 /** What can be done to an edited line or area; its dragged vertices snap as drawn ones do. */
@@ -57,6 +68,10 @@ const editableFlags = (snappable: object) => ({ feature: { draggable: true, coor
 const MODE_OF: Record<EditableGeometry['type'], DrawTool> = { Point: 'point', LineString: 'linestring', Polygon: 'polygon' };
 /** How near (pixels) a Ctrl/Cmd-click must be to a line's end to draw on from it. */
 const END_PIXELS = 12;
+/** terra-draw's finish key for lines and areas: no keyboard has it (the key handler below finishes them). */
+const FINISH = 'finish-shape';
+/** How near (pixels) the keyboard's crosshair must be to the last vertex (or an area's first) to finish, not add. */
+const FINISH_PIXELS = 8;
 /** Finished changes of the edited feature that are edits (terra-draw's finish actions). */
 const EDIT_ACTIONS = new Set(['dragFeature', 'dragCoordinate', 'insertMidpoint', 'deleteCoordinate', 'dragCoordinateResize']);
 
@@ -110,9 +125,11 @@ export function createDrawing(map: unknown, onDrawn: (id: number, geometry: Edit
   };
   const snapping = { toCustom };
   const adapter = new TerraDrawMapLibreGLAdapter({ map, prefixId: 'drawing' });
-  // Enter and Escape finish a line (this module's key handler below), Escape alone cancels an
-  // area; the editor handles Escape and Delete for the selected item.
-  const lineMode = new TerraDrawLineStringMode({ snapping, keyEvents: { cancel: null, finish: 'Enter' } });
+  // Enter and Escape finish a line or an area (this module's key handler below, with a finish key
+  // no keyboard has); the editor handles Escape and Delete for the selected item.
+  const lineMode = new TerraDrawLineStringMode({ snapping, keyEvents: { cancel: null, finish: FINISH } });
+  const polygonMode = new TerraDrawPolygonMode({ snapping, keyEvents: { cancel: null, finish: FINISH } });
+  const pointMode = new TerraDrawPointMode();
   const draw = new TerraDraw({
     adapter,
     idStrategy: { isValidId: (id: string | number) => typeof id === 'number' && Number.isInteger(id), getId: () => nextId-- },
@@ -122,9 +139,9 @@ export function createDrawing(map: unknown, onDrawn: (id: number, geometry: Edit
         keyEvents: null,
         styles: SELECTED_STYLES,
       }),
-      new TerraDrawPointMode(),
+      pointMode,
       lineMode,
-      new TerraDrawPolygonMode({ snapping }),
+      polygonMode,
     ],
   });
   draw.start();
@@ -264,24 +281,78 @@ export function createDrawing(map: unknown, onDrawn: (id: number, geometry: Edit
     const end = endNear(geometry.coordinates as Position[], [event.clientX - box.left, event.clientY - box.top], project, END_PIXELS);
     if (end) extend(end);
   });
-  // Enter or Escape finish a line (with two points at least; else Escape drops it). Before the
-  // editor's keys (capture): Escape while drawing on from a line's end does not end its edit.
+  // ---- the shape being drawn: its vertices placed so far, finishing it, the keyboard's clicks
+  /** The mode drawing a line or an area now, if any. */
+  const drawingMode = () => {
+    const mode = draw.getMode();
+    return draw.getModeState() !== 'drawing' ? undefined : mode === 'linestring' ? lineMode : mode === 'polygon' ? polygonMode : undefined;
+  };
+  /** The vertices placed (clicked) so far of the line or area being drawn; the one that follows the pointer is not. */
+  function placedVertices(): Position[] {
+    const feature = drawnId === undefined ? undefined : draw.getSnapshotFeature(drawnId);
+    if (!feature || !drawingMode()) return [];
+    if (feature.geometry.type === 'LineString') return (feature.geometry.coordinates as Position[]).slice(0, -1);
+    if (feature.geometry.type !== 'Polygon') return [];
+    const committed = Number(feature.properties.committedCoordinateCount ?? 0);
+    return (feature.geometry.coordinates[0] as Position[]).slice(0, committed);
+  }
+  /** Whether the shape being drawn has enough vertices to be kept (a line two, an area three). */
+  const finishable = () => placedVertices().length >= (drawingMode() === polygonMode ? 3 : 2);
+  /** Finishes the line or area being drawn when it has enough vertices, else drops it. */
+  function finishOrDrop(): void {
+    const mode = drawingMode();
+    if (!mode) return;
+    if (finishable()) mode.onKeyUp({ key: FINISH, heldKeys: [], preventDefault: () => undefined });
+    else if (extension) stopExtending();
+    else mode.cleanUp();
+  }
+  /** The shape begun with the keyboard: Enter adds its vertices (./keyboardDrawing.ts) instead of finishing it. */
+  let keyboardShape: number | undefined;
+  const eventAt = ([lng, lat]: Position): TerraDrawMouseEvent => {
+    const { x, y } = adapter.project(lng, lat);
+    return { lng, lat, containerX: x, containerY: y, button: 'left', heldKeys: [], isContextMenu: false };
+  };
+  // Enter finishes a line or an area drawn with the mouse; Escape finishes any (a line needs two
+  // points, an area three: with fewer it is dropped). Before the editor's keys (capture): Escape
+  // while drawing on from a line's end does not end its edit.
   window.addEventListener(
     'keydown',
     (event) => {
-      if ((event.key !== 'Enter' && event.key !== 'Escape') || draw.getMode() !== 'linestring' || draw.getModeState() !== 'drawing') return;
+      if ((event.key !== 'Enter' && event.key !== 'Escape') || !drawingMode()) return;
       if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) return;
+      if (event.key === 'Enter' && drawnId !== undefined && drawnId === keyboardShape) return; // the keyboard's click (./keyboardDrawing.ts)
       event.preventDefault();
       event.stopPropagation();
-      const points = drawnId === undefined ? 0 : ((geometryOf(drawnId)?.coordinates as unknown[] | undefined)?.length ?? 0) - 1; // the last one follows the pointer
-      if (points >= 2) lineMode.onKeyUp({ key: 'Enter', heldKeys: [], preventDefault: () => undefined });
-      else if (event.key === 'Escape') {
-        if (extension) stopExtending();
-        else lineMode.cleanUp();
-      }
+      if (event.key === 'Escape' || finishable()) finishOrDrop();
     },
     true,
   );
+
+  function addAt(at: Position): 'added' | 'finished' | undefined {
+    const mode = draw.getMode();
+    if (mode === 'point' && draw.getModeState() !== 'drawing') {
+      pointMode.onClick(eventAt(at));
+      return 'added';
+    }
+    if (mode !== 'linestring' && mode !== 'polygon') return undefined;
+    const placed = placedVertices();
+    if (placed.length > 0) {
+      const here = adapter.project(at[0], at[1]);
+      const near = (vertex: Position | undefined) => {
+        if (!vertex) return false;
+        const { x, y } = adapter.project(vertex[0], vertex[1]);
+        return Math.hypot(x - here.x, y - here.y) <= FINISH_PIXELS;
+      };
+      if (near(placed.at(-1)) || (mode === 'polygon' && near(placed[0]))) {
+        if (!finishable()) return undefined;
+        finishOrDrop();
+        return 'finished';
+      }
+    }
+    (mode === 'linestring' ? lineMode : polygonMode).onClick(eventAt(at));
+    if (placed.length === 0) keyboardShape = drawnId;
+    return 'added';
+  }
 
   return {
     setTool(tool) {
@@ -343,5 +414,10 @@ export function createDrawing(map: unknown, onDrawn: (id: number, geometry: Edit
     onEdited(listener) {
       editListeners.push(listener);
     },
+    addAt,
+    pointerAt(at) {
+      drawingMode()?.onMouseMove({ ...eventAt(at), button: 'neither' });
+    },
+    placed: () => placedVertices().length,
   };
 }

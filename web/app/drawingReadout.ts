@@ -1,7 +1,8 @@
 // The live measure of the shape being drawn, over the map under the editor's toolbar: a line's
 // length so far (to the pointer), an area's size, in the viewer's units (metric or imperial, as
 // the item panel remembers them). A status region: empty (and not shown) when nothing is drawn.
-import { element, savedUnits } from './itemPanel.js';
+import { element } from './element.js';
+import { savedUnits } from './itemPanel.js';
 import type { Shape } from './mapAdapter.js';
 import { measureOf } from './measure.js';
 

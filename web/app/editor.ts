@@ -18,9 +18,13 @@ import { groupEdits } from './groupEdits.js';
 import { groupOf, type GroupId, type MapGroup } from './groups.js';
 import { HistoryPanel } from './historyPanel.js';
 import { importButton } from './importDialog.js';
-import { ItemList } from './itemList.js';
+import { announce } from './announcer.js';
+import { keepFocus, neverLost, openedFromList, returnFocus } from './editorFocus.js';
+import { ItemList, kindOf } from './itemList.js';
+import { startKeyboardDrawing } from './keyboardDrawing.js';
 import { ItemMedia } from './itemMedia.js';
-import { element, ItemPanel, type PropertyValue } from './itemPanel.js';
+import { element } from './element.js';
+import { ItemPanel, type PropertyValue } from './itemPanel.js';
 import { isEditable, type Drawing, type DrawTool, type MapFeature, type MapView } from './mapAdapter.js';
 import { imageValueOf, type ImageAnswer } from './mediaUpload.js';
 import { PhotoTool } from './photoTool.js';
@@ -156,7 +160,7 @@ export function startEditor(options: EditorOptions): Editor {
   const undoButton = element('button', { type: 'button', 'aria-label': 'Undo (Ctrl+Z)' }, 'Undo');
   const redoButton = element('button', { type: 'button', 'aria-label': 'Redo (Shift+Ctrl+Z)' }, 'Redo');
   const saveButton = element('button', { type: 'button', class: 'save' }, 'Save');
-  const status = element('p', { class: 'editor-status', role: 'status' });
+  const status = element('p', { class: 'editor-status', role: 'status', tabindex: '-1' });
   undoButton.addEventListener('click', () => undo());
   redoButton.addEventListener('click', () => redo());
   saveButton.addEventListener('click', () => void save());
@@ -182,7 +186,10 @@ export function startEditor(options: EditorOptions): Editor {
           shown: (id) => ((savedIds.get(id) ?? id) === selected ? state.features.get(selected) : undefined),
         })
       : undefined;
-  const panel = new ItemPanel({ setProperty: (name, value) => setProperties({ [name]: value }), setProperties, groups: () => state.groups, remove: deleteSelected, done: () => select(undefined), extend: () => drawing.extend() }, media);
+  const panel = new ItemPanel(
+    { setProperty: (name, value) => setProperties({ [name]: value }), setProperties, groups: () => state.groups, remove: deleteSelected, done: () => close(), extend: () => drawing.extend(), moveTo: (at) => moveItem(selected, at) },
+    media,
+  );
   options.panelHost.prepend(panel.root);
   const boxed = new BoxSelection({ state, view, panelHost: options.panelHost, applyStep: (step) => batched(() => state.applyStep(step)), done: () => setTool('select') });
   // While a version is previewed the map shows it, not the map's items: nothing is edited meanwhile.
@@ -218,7 +225,25 @@ export function startEditor(options: EditorOptions): Editor {
     setTool('select');
     select(id);
     panel.focusTitle();
+    announce(`${kindOf(state.features.get(id)!)[1]} added.`);
   });
+  // The keyboard on the map: a crosshair, Enter adds there, arrows move a selected point (./keyboardDrawing.ts).
+  const keyboard = startKeyboardDrawing({
+    view,
+    drawing,
+    helpHost: options.toolbarHost,
+    tool: () => (editing && !previewing ? tool : undefined),
+    selectedPoint: () => {
+      const geometry = selected === undefined ? undefined : state.features.get(selected)?.geometry;
+      return geometry?.type === 'Point' ? { id: selected!, coordinates: geometry.coordinates as [number, number] } : undefined;
+    },
+    movePoint: (id, at) => moveItem(id, at),
+    open: (id) => {
+      select(id);
+      if (selected === id) panel.focusTitle();
+    },
+  });
+  neverLost([options.toolbarHost, options.panelHost], () => view.keyboardElement());
   // A finished drag (a vertex added or deleted, a line extended) is an edit at once: Save counts it.
   drawing.onEdited((id, geometry) => {
     const before = state.features.get(id);
@@ -251,6 +276,24 @@ export function startEditor(options: EditorOptions): Editor {
     if (JSON.stringify(after.properties) === JSON.stringify(before.properties ?? {})) return;
     state.apply({ id, before, after });
     if (id === selected && ('color' in changes || 'marker-symbol' in changes)) panel.show(after);
+  }
+
+  /** Moves a point to [longitude, latitude] (its panel's fields, the keyboard's arrows): one edit. */
+  function moveItem(id: number | undefined, at: [number, number]): void {
+    const before = id === undefined ? undefined : state.features.get(id);
+    if (!before || before.geometry?.type !== 'Point') return;
+    const [lon, lat] = before.geometry.coordinates as number[];
+    if (lon === at[0] && lat === at[1]) return;
+    state.apply({ id: before.id, before, after: { ...copy(before), geometry: { type: 'Point', coordinates: at } } });
+  }
+
+  /** Closes the item panel (Done, Escape): the keyboard goes back to where the item was opened from. */
+  function close(): void {
+    // A field being typed in keeps what was typed (its change event comes with the blur).
+    if (panel.root.contains(document.activeElement)) (document.activeElement as HTMLElement).blur();
+    const id = selected;
+    select(undefined);
+    if (id !== undefined) returnFocus(id, view.keyboardElement());
   }
 
   /** The Photo tool's upload: a new point where the photo was taken (else the map's centre), selected. */
@@ -289,6 +332,7 @@ export function startEditor(options: EditorOptions): Editor {
     finishShapeEdit();
     const feature = id === undefined ? undefined : state.features.get(id);
     selected = feature ? id : undefined;
+    keyboard.refresh();
     if (!feature) return panel.hide();
     panel.show(feature);
     if (isEditable(feature.geometry)) {
@@ -306,17 +350,24 @@ export function startEditor(options: EditorOptions): Editor {
     const before = state.features.get(id) ?? null;
     selected = undefined;
     panel.hide();
+    keyboard.refresh();
     if (before) state.apply({ id, before, after: null });
+    announce(`${before ? kindOf(before)[1] : 'Item'} deleted.`);
+    returnFocus(undefined, view.keyboardElement());
   }
 
   function undo(): void {
+    if (!state.canUndo()) return;
     batched(() => state.undo());
     showSelected();
+    announce('Undone.');
   }
 
   function redo(): void {
+    if (!state.canRedo()) return;
     batched(() => state.redo());
     showSelected();
+    announce('Redone.');
   }
 
   /** After an undo or a redo: the selected item as it is now (gone: nothing selected). */
@@ -336,6 +387,7 @@ export function startEditor(options: EditorOptions): Editor {
     drawing.setTool(next === 'text' ? 'point' : next === 'box' ? 'select' : next);
     boxed.setActive(next === 'box');
     for (const [name, button] of toolButtons) button.setAttribute('aria-pressed', String(name === next));
+    keyboard.refresh();
   }
 
   function setEditing(on: boolean): void {
@@ -353,6 +405,19 @@ export function startEditor(options: EditorOptions): Editor {
   }
 
   function refreshButtons(): void {
+    // A button that goes (Undo with nothing left to undo, Save once saved) leaves the keyboard on the toolbar.
+    keepFocus(
+      toolbar,
+      () => {
+        refreshToolbar();
+        keyboard.refresh();
+      },
+      // Saved: the keyboard on the status line that says so.
+      (gone) => (gone === saveButton ? status : undefined),
+    );
+  }
+
+  function refreshToolbar(): void {
     undoButton.disabled = !state.canUndo();
     redoButton.disabled = !state.canRedo();
     const count = state.pending();
@@ -373,8 +438,8 @@ export function startEditor(options: EditorOptions): Editor {
   async function save(): Promise<void> {
     if (saving || state.pending() === 0) return;
     saving = true;
+    status.textContent = 'Saving…'; // first: the keyboard goes to it when Save is disabled
     refreshButtons();
-    status.textContent = 'Saving…';
     const sent = state.changes();
     try {
       const response = await fetch(options.saveUrl, {
@@ -457,7 +522,7 @@ export function startEditor(options: EditorOptions): Editor {
       event.preventDefault();
       boxed.removeAll();
     } else if (event.key === 'Escape' && selected !== undefined) {
-      select(undefined);
+      close();
     } else if (event.key === 'Escape' && tool === 'box') {
       boxed.clear();
     }
@@ -469,5 +534,14 @@ export function startEditor(options: EditorOptions): Editor {
   // A new map (or a link with ?edit=1) opens with the tools on.
   setEditing(new URLSearchParams(location.search).get('edit') === '1');
   // A click on an item selects it with the Select tool; while drawing, the click is the drawing's.
-  return { select: (id) => (editing && tool === 'select' && !previewing && !drawing.extending() ? select(id) : undefined), active: () => editing };
+  return {
+    select: (id) => {
+      if (!editing || tool !== 'select' || previewing || drawing.extending()) return;
+      // Opened from the item list: the keyboard goes to the panel's first field (and back to the list when it closes).
+      const fromList = openedFromList();
+      select(id);
+      if (fromList && selected === id) panel.focusTitle();
+    },
+    active: () => editing,
+  };
 }

@@ -4,7 +4,7 @@
 // previewed version back as a new version (POST …/versions/{id}/restore) and reloads the page on
 // it. Unsaved changes must be saved or undone first: a restore would otherwise lose them. The
 // versions come a page at a time (100, newest first); Show older versions brings the next page.
-import { element } from './itemPanel.js';
+import { element } from './element.js';
 import type { MapFeature, MapView } from './mapAdapter.js';
 
 export interface HistoryOptions {

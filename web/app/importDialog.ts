@@ -4,7 +4,7 @@
 // workflow); the dialog shows the upload's progress, then the summary: how many items were
 // imported and the rows left out with their reasons (the first 20). The new items are shown by
 // reloading the page, so an import waits until the editor has no unsaved changes.
-import { element } from './itemPanel.js';
+import { element } from './element.js';
 
 export interface ImportOptions {
   importUrl: string;

@@ -7,7 +7,8 @@
 // another's title goes before it; anything dropped on the list's heading leaves its group.
 import { swatchOf, swatchShapes, type ItemSwatch, type SwatchKind } from '../../lib/itemSwatch.js';
 import { isTextLabel } from '../../lib/textLabels.js';
-import { element } from './itemPanel.js';
+import { element } from './element.js';
+import { oneStopPerItem } from './listKeyboard.js';
 import { groupOf, groupOutline, withinGroup, type GroupId, type MapGroup } from './groups.js';
 import type { MapFeature } from './mapAdapter.js';
 
@@ -86,6 +87,15 @@ function eyeButton(kind: 'item' | 'group', label: string): HTMLButtonElement {
   const button = element('button', { type: 'button', class: 'eye', 'data-toggle': kind, 'aria-pressed': 'true', 'aria-label': label });
   button.append(eyeIcon());
   return button;
+}
+
+/** A selector for the control (an item's title or eye, a group's summary, eye or Edit) that `control` is, in the list drawn again. */
+function entryControl(control: Element): string | undefined {
+  const entry = control.closest<HTMLElement>('[data-item-id], [data-group-id]');
+  if (!entry) return undefined;
+  const which = entry.dataset.itemId !== undefined ? `[data-item-id="${CSS.escape(entry.dataset.itemId)}"]` : `[data-group-id="${CSS.escape(entry.dataset.groupId!)}"]`;
+  const part = control.matches('[data-toggle]') ? '[data-toggle]' : control.matches('[data-open-item]') ? '[data-open-item]' : control.matches('.group-edit') ? '.group-edit' : control.matches('summary') ? 'summary' : undefined;
+  return part && `${which} > ${part}, ${which} > details > ${part}`;
 }
 
 type Dragged = { kind: 'item'; id: number } | { kind: 'group'; id: GroupId };
@@ -182,7 +192,11 @@ export class ItemList {
       ...(depth > 100 ? [] : (children.get(key) ?? []).map((group) => this.groupEntry(group, countOf(String(group.id)), entries(String(group.id), depth + 1), children.get(key)!))),
       ...(byGroup.get(key) ?? []).map((feature) => this.itemEntry(feature)),
     ];
+    // Drawn again: the keyboard stays on the same entry's same control.
+    const focused = this.list.contains(document.activeElement) ? entryControl(document.activeElement!) : undefined;
     this.list.replaceChildren(...entries('', 0));
+    oneStopPerItem(this.list);
+    if (focused) this.list.querySelector<HTMLElement>(focused)?.focus();
     const page = this.list.closest('aside') ?? document;
     const count = page.querySelector<HTMLElement>('[data-items-count]');
     if (count) count.textContent = `(${total})`;

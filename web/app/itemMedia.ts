@@ -7,7 +7,9 @@
 // An upload finishing updates its field in place (never the whole panel, so nothing half typed
 // elsewhere in it is lost), and applies to the item it was chosen for even if another one is
 // selected by then.
-import { element, type ItemMediaFields, type PropertyValue } from './itemPanel.js';
+import { element } from './element.js';
+import { type ItemMediaFields, type PropertyValue } from './itemPanel.js';
+import { showIconChoice } from './iconPicker.js';
 import { MEDIA_ID, type MapFeature } from './mapAdapter.js';
 import { imageOf, imageValueOf, uploadMedia, type ImageAnswer, type ImageValue, type MediaUrls } from './mediaUpload.js';
 
@@ -133,8 +135,7 @@ export class ItemMedia implements ItemMediaFields {
     const panel = old.parentElement;
     old.replaceWith(this.draw(feature, kind));
     // A custom icon replaces the built-in one: the icon field is emptied with it.
-    const builtIn = panel?.querySelector<HTMLInputElement>('#item-icon');
-    if (kind === 'marker' && builtIn) builtIn.value = typeof feature.properties?.['marker-symbol'] === 'string' ? feature.properties['marker-symbol'] : '';
+    if (kind === 'marker' && panel) showIconChoice(panel, typeof feature.properties?.['marker-symbol'] === 'string' ? feature.properties['marker-symbol'] : undefined);
     if (lost && focus) document.getElementById(focus)?.focus();
   }
 }

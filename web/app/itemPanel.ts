@@ -1,11 +1,13 @@
 // The item panel of the editor (in the side panel): the selected item's title, Markdown
 // description, link, media link, image and custom icon (./itemMedia.ts, given by the editor),
-// icon (points: the built-in set, searchable), whether it shows when the map opens, its group,
+// icon (points: the built-in set, shown and searchable: ./iconPicker.ts), whether it shows when the map opens, its group,
 // colour (22 swatches or a picker), a line's length or an area's size (metric or imperial,
 // remembered; kept up to date while the shape is edited), Extend line, Delete and Done. A text
 // label (lib/textLabels.ts) has its Text instead of a title, a text size and no icon. Changes are
 // reported as property edits; the editor makes them (and their undo).
+import { element } from './element.js';
 import { isTextLabel, MAX_TEXT_SIZE, MIN_TEXT_SIZE, TEXT_LABEL_COLOR, textSize } from '../../lib/textLabels.js';
+import { iconField } from './iconPicker.js';
 import { groupOf, groupOutline, type MapGroup } from './groups.js';
 import type { MapFeature } from './mapAdapter.js';
 import { measureOf, type Units } from './measure.js';
@@ -46,33 +48,14 @@ export interface ItemPanelActions {
   done(): void;
   /** Draws on from the line's last point (lines only). */
   extend?(): void;
+  /** Moves the point to [longitude, latitude] (points only: its Latitude and Longitude fields). */
+  moveTo?(coordinates: [number, number]): void;
 }
 
 /** The image and custom icon fields (./itemMedia.ts), when the editor can upload. */
 export interface ItemMediaFields {
   imageField(feature: MapFeature): HTMLElement;
   iconField(feature: MapFeature): HTMLElement;
-}
-
-export function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-let names: HTMLDataListElement | undefined;
-
-/** The built-in icons' names as a datalist for the icon field (fetched once). */
-function iconNames(): HTMLDataListElement {
-  if (names) return names;
-  const list = element('datalist', { id: 'maki-names' });
-  names = list;
-  void fetch('/assets/maki-names.json')
-    .then((response) => (response.ok ? (response.json() as Promise<string[]>) : []))
-    .then((all) => list.append(...all.map((name) => element('option', { value: name }))))
-    .catch(() => undefined);
-  return list;
 }
 
 export class ItemPanel {
@@ -89,11 +72,12 @@ export class ItemPanel {
     this.root.hidden = true;
   }
 
-  /** The shown item's length or area for its shape as it is being edited. */
+  /** The shown item's length or area (or a point's latitude and longitude) for its shape as it is being edited. */
   showMeasure(geometry: MapFeature['geometry']): void {
     const text = this.root.querySelector('.measure')?.firstChild;
     const measure = measureOf(geometry, savedUnits());
     if (text && measure) text.textContent = `${measure} `;
+    if (geometry?.type === 'Point') showCoordinates(this.root, geometry.coordinates);
   }
 
   focusTitle(): void {
@@ -101,6 +85,13 @@ export class ItemPanel {
   }
 
   show(feature: MapFeature): void {
+    // Shown again (a colour chosen, the units switched): the keyboard stays on the same control.
+    const focused = this.root.contains(document.activeElement) ? controlKey(document.activeElement!) : undefined;
+    this.render(feature);
+    if (focused) [...this.root.querySelectorAll<HTMLElement>('input, textarea, select, button')].find((control) => controlKey(control) === focused)?.focus();
+  }
+
+  private render(feature: MapFeature): void {
     const properties = feature.properties ?? {};
     const { actions } = this;
     const label = isTextLabel(feature);
@@ -140,20 +131,19 @@ export class ItemPanel {
     const media = field('item-media', 'Video or media link (YouTube, Vimeo…)', element('input', { id: 'item-media', type: 'url', placeholder: 'https://…' }));
     media.value = typeof properties.media_url === 'string' ? properties.media_url : '';
     media.addEventListener('change', () => actions.setProperty('media_url', media.value.trim() || undefined));
+    if (feature.geometry?.type === 'Point' && actions.moveTo) this.root.append(coordinateFields(feature.geometry.coordinates, actions.moveTo));
     if (this.media) this.root.append(this.media.imageField(feature));
     if (label) {
       const size = field('item-text-size', `Text size (${MIN_TEXT_SIZE}–${MAX_TEXT_SIZE} pixels)`, element('input', { id: 'item-text-size', type: 'number', min: String(MIN_TEXT_SIZE), max: String(MAX_TEXT_SIZE), step: '1' }));
       size.value = String(textSize(properties));
       size.addEventListener('change', () => actions.setProperty('text_size', size.value === '' ? undefined : textSize({ text_size: size.value })));
     } else if (feature.geometry?.type === 'Point') {
-      const icon = field('item-icon', 'Icon (type to search the built-in icons)', element('input', { id: 'item-icon', type: 'search', list: 'maki-names', autocomplete: 'off' }));
-      icon.value = typeof properties['marker-symbol'] === 'string' ? properties['marker-symbol'] : '';
       // A built-in icon chosen replaces a custom one.
-      icon.addEventListener('change', () => {
-        const symbol = icon.value.trim().toLowerCase() || undefined;
-        actions.setProperties(symbol ? { 'marker-symbol': symbol, marker_id: undefined } : { 'marker-symbol': undefined });
-      });
-      this.root.append(iconNames());
+      this.root.append(
+        iconField(typeof properties['marker-symbol'] === 'string' ? properties['marker-symbol'] : undefined, (symbol) =>
+          actions.setProperties(symbol ? { 'marker-symbol': symbol, marker_id: undefined } : { 'marker-symbol': undefined }),
+        ),
+      );
       if (this.media) this.root.append(this.media.iconField(feature));
     }
     const group = element('select', { id: 'item-group' });
@@ -201,4 +191,68 @@ export class ItemPanel {
     buttons.append(remove, done);
     this.root.append(buttons);
   }
+}
+
+/** A control's identity across a new drawing of the panel: its id, else its label and text. */
+const controlKey = (control: Element) => control.id || `${control.getAttribute('aria-label') ?? ''}|${control.textContent ?? ''}`;
+
+/** Shows a point's place in its Latitude and Longitude fields (not the one being typed in). */
+function showCoordinates(root: HTMLElement, coordinates: unknown): void {
+  if (!Array.isArray(coordinates)) return;
+  const [lon, lat] = coordinates as number[];
+  for (const [id, value] of [['item-latitude', lat], ['item-longitude', lon]] as const) {
+    const input = root.querySelector<HTMLInputElement>(`#${id}`);
+    if (input && input !== document.activeElement && typeof value === 'number') input.value = String(Math.round(value * 1e7) / 1e7);
+  }
+}
+
+/**
+ * A point's place as numbers (decimal degrees, WGS 84): typed and left (or Enter), the point moves
+ * there as one edit; a number out of range is refused with a message under the fields.
+ */
+function coordinateFields(coordinates: unknown, moveTo: (coordinates: [number, number]) => void): HTMLElement {
+  const group = element('fieldset', { class: 'coordinates' });
+  group.append(element('legend', {}, 'Place (decimal degrees)'));
+  // In the panel only while something is wrong (an alert of its own then).
+  const error = element('p', { class: 'field-error', id: 'item-coordinates-error', role: 'alert' });
+  const input = (id: string, label: string, min: number, max: number) => {
+    const wrapper = element('p', { class: 'field' });
+    const field = element('input', { id, type: 'number', step: 'any', min: String(min), max: String(max), inputmode: 'decimal' });
+    wrapper.append(element('label', { for: id }, label), field);
+    group.append(wrapper);
+    return field;
+  };
+  const lat = input('item-latitude', 'Latitude (−85 to 85)', -85, 85);
+  const lon = input('item-longitude', 'Longitude (−180 to 180)', -180, 180);
+  showCoordinates(group, coordinates);
+  const place = () => {
+    const [latitude, longitude] = [Number(lat.value), Number(lon.value)];
+    const wrong = lat.value.trim() === '' || !Number.isFinite(latitude) || Math.abs(latitude) > 85 ? lat : lon.value.trim() === '' || !Number.isFinite(longitude) || Math.abs(longitude) > 180 ? lon : undefined;
+    for (const field of [lat, lon]) {
+      if (field === wrong) {
+        field.setAttribute('aria-invalid', 'true');
+        field.setAttribute('aria-describedby', error.id);
+      } else {
+        field.removeAttribute('aria-invalid');
+        field.removeAttribute('aria-describedby');
+      }
+    }
+    if (wrong) {
+      error.textContent = wrong === lat ? 'Latitude: a number from −85 to 85 (south is negative).' : 'Longitude: a number from −180 to 180 (west is negative).';
+      group.append(error);
+      return;
+    }
+    error.remove();
+    moveTo([Math.round(longitude * 1e7) / 1e7, Math.round(latitude * 1e7) / 1e7]);
+  };
+  for (const field of [lat, lon]) {
+    field.addEventListener('change', place);
+    field.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') {
+        event.preventDefault();
+        place();
+      }
+    });
+  }
+  return group;
 }

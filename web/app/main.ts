@@ -6,6 +6,7 @@ import { createMapView, type MapFeature } from './mapAdapter.js';
 import { startCopyButtons } from './copyButtons.js';
 import { startEditor } from './editor.js';
 import type { MapGroup } from './groups.js';
+import { startListKeyboard } from './listKeyboard.js';
 import { PlaceSearch } from './placeSearch.js';
 import { popupContent } from './popup.js';
 
@@ -71,6 +72,8 @@ async function start(): Promise<void> {
     }
   });
   for (const button of document.querySelectorAll<HTMLButtonElement>('[data-toggle]')) button.hidden = false;
+  const itemList = document.querySelector<HTMLElement>('.item-list');
+  if (itemList) startListKeyboard(itemList);
   refresh();
   // Drawn with all its features: the figure says so (`data-map-drawn`) and a User Timing mark
   // `map-drawn` keeps when, from the navigation's start (benchmarks and tests wait for these).

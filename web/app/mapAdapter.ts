@@ -46,6 +46,14 @@ export interface MapView {
   showPlace(place: { lon: number; lat: number; zoom: number }): Promise<void>;
   /** Where the map is centred now, [longitude, latitude] to 7 decimals (a new photo without GPS goes there). */
   center(): [number, number];
+  /** The place `pixels` ([right, down]) from `at` on the screen, to 7 decimals (the keyboard nudges a point by it). */
+  offset(at: [number, number], pixels: [number, number]): [number, number];
+  /** The map's own element that takes the keyboard (arrows pan, + and − zoom): the editor's keys are there too (./keyboardDrawing.ts). */
+  keyboardElement(): HTMLElement;
+  /** Told when the map has moved (each frame while it moves). */
+  onMove(listener: () => void): void;
+  /** The item drawn at the map's centre (within 12 pixels; the nearest point first), if any: the keyboard's crosshair opens it. */
+  itemAtCenter(): number | undefined;
   onSelect(listener: (feature: MapFeature, at: [number, number]) => void): void;
   showPopup(at: [number, number], content: HTMLElement): void;
   /** Shows these features instead of the map's (a version in the History); undefined: the map's own again. */
@@ -393,6 +401,33 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
       // Rounded: terra-draw refuses to edit a point with more than 9 decimals.
       const { lng, lat } = map.getCenter().wrap();
       return [Math.round(lng * 1e7) / 1e7, Math.round(lat * 1e7) / 1e7];
+    },
+    offset([lon, lat], [dx, dy]) {
+      const { x, y } = map.project([lon, lat]);
+      const { lng, lat: moved } = map.unproject([x + dx, y + dy]).wrap();
+      return [Math.round(lng * 1e7) / 1e7, Math.round(Math.max(-85, Math.min(85, moved)) * 1e7) / 1e7];
+    },
+    keyboardElement: () => map.getCanvas(),
+    itemAtCenter() {
+      // On the items' own data (as Box selection does), not on what is drawn: an item just put
+      // back on the map is found before MapLibre has drawn it again.
+      const [x, y] = [container.clientWidth / 2, container.clientHeight / 2];
+      const reach = 12;
+      const corners = ([[x - reach, y - reach], [x + reach, y - reach], [x + reach, y + reach], [x - reach, y + reach]] as const).map(([cx, cy]) => {
+        const { lng, lat } = map.unproject([cx, cy]);
+        return [lng, lat] as LonLat;
+      });
+      const ids = boxHits([...shown.values()].filter((feature) => !hiddenIds.has(feature.id)), corners);
+      const away = (id: number) => {
+        const geometry = shown.get(id)?.geometry;
+        if (geometry?.type !== 'Point') return reach; // a line or an area under the crosshair: after the points
+        const at = map.project(geometry.coordinates as [number, number]);
+        return Math.hypot(at.x - x, at.y - y);
+      };
+      return ids.sort((a, b) => away(a) - away(b))[0];
+    },
+    onMove(listener) {
+      map.on('move', listener);
     },
     onSelect(listener) {
       listeners.push(listener);

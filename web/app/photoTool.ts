@@ -3,7 +3,7 @@
 // carries a GPS position, else at the map's centre, titled with the file's name without its
 // extension. The upload's progress, the outcome and any failure are told in the editor's status
 // line; a failed upload adds nothing. The photo's date is told there too, not stored.
-import { element } from './itemPanel.js';
+import { element } from './element.js';
 import { baseName, uploadMedia, type ImageAnswer } from './mediaUpload.js';
 
 export interface PhotoToolOptions {

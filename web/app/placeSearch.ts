@@ -9,7 +9,7 @@
 // through the suggestions (and open them), Enter takes the active one (the first when none is),
 // Escape closes them, then clears the field; how many were found is told in a status region.
 import { GAZETTEER_CREDIT, PLACE_QUERY_MAX_LENGTH, type Place, type PlaceSearchAnswer } from '../../lib/places/placeSearch.js';
-import { element } from './itemPanel.js';
+import { element } from './element.js';
 import type { MapView } from './mapAdapter.js';
 
 const SEARCH_URL = '/places/search';

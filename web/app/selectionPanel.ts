@@ -1,7 +1,9 @@
 // The side panel of several selected items (the Box tool): how many, a colour for all of them
 // (the item panel's swatches or a picker), Delete all, and Done. It reports what the person
 // chose; the editor makes the edits, all of them one step of the history.
-import { DEFAULT_SWATCH, element, SWATCHES } from './itemPanel.js';
+import { announce } from './announcer.js';
+import { element } from './element.js';
+import { DEFAULT_SWATCH, SWATCHES } from './itemPanel.js';
 
 export interface SelectionPanelActions {
   setColor(color: string): void;
@@ -23,7 +25,8 @@ export class SelectionPanel {
   /** Shows the panel for `count` items; `color` is their colour when they all have the same one. */
   show(count: number, color: string | undefined): void {
     const { actions } = this;
-    const heading = element('h2', { 'aria-live': 'polite' }, count === 0 ? 'No items selected' : `${count.toLocaleString('en')} ${count === 1 ? 'item' : 'items'} selected`);
+    const heading = element('h2', {}, count === 0 ? 'No items selected' : `${count.toLocaleString('en')} ${count === 1 ? 'item' : 'items'} selected`);
+    announce(`${heading.textContent}.`); // the heading is drawn anew each time: a live region of its own would not be heard
     this.root.replaceChildren(heading);
     this.root.hidden = false;
     const hint = element('p', { class: 'hint' }, 'Drag another box to select other items; hold Shift to add to these. Esc clears the selection.');

@@ -41,6 +41,9 @@ export function Layout({ title, viewer, csrf, styles = [], scripts = [], oembed,
         ))}
       </head>
       <body>
+        <a class="skip-link" href="#content">
+          Skip to content
+        </a>
         <header class="site-header">
           <a class="brand" href="/">
             Maps
@@ -68,7 +71,9 @@ export function Layout({ title, viewer, csrf, styles = [], scripts = [], oembed,
             )}
           </nav>
         </header>
-        <main>{children}</main>
+        <main id="content" tabindex={-1}>
+          {children}
+        </main>
       </body>
     </html>
   );

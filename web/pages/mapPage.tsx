@@ -98,7 +98,7 @@ export function ItemList({ tree }: { tree: ItemTree }) {
   const { root, unlisted } = tree;
   return (
     <>
-      <h2>
+      <h2 id="items" tabindex={-1}>
         Items{' '}
         <span class="count" data-items-count="">
           ({root.count})
@@ -289,6 +289,14 @@ export function MapPage(props: MapPageProps) {
           ) : null}
         </p>
       </header>
+      {/* The map (and the editor's toolbar over it) before the side panel in the reading order; site.css places them. */}
+      <a class="skip-link" href="#items">
+        Skip to the items
+      </a>
+      {/* Found by its place in the page; what it shows and who edits it is in the head's config (lib/mapPageConfig.ts). */}
+      <figure class="map-view">
+        <img src={`${props.path}/static.png`} width={1200} height={630} alt={`Map: ${props.title}`} />
+      </figure>
       <aside class="side-panel" aria-label="About this map">
         {props.settings ? <MapSettingsPanel {...props.settings} /> : null}
         {props.basemapNotice ? <BasemapNotice fallback={props.basemapNotice} /> : null}
@@ -297,10 +305,6 @@ export function MapPage(props: MapPageProps) {
         <Share link={props.link} embedCode={props.embedCode} embedCodeWithPanel={props.embedCodeWithPanel} unlisted={props.unlisted} visibility={props.visibility} openUp={props.openUp} />
         <Downloads path={props.path} />
       </aside>
-      {/* Found by its place in the page; what it shows and who edits it is in the head's config (lib/mapPageConfig.ts). */}
-      <figure class="map-view">
-        <img src={`${props.path}/static.png`} width={1200} height={630} alt={`Map: ${props.title}`} />
-      </figure>
     </div>
   );
 }
