@@ -127,9 +127,8 @@ describe('place search', () => {
       '<script>alert(1)</script>',
       "'; drop table maps; --",
     ];
-    const started = performance.now();
+    // Their time is the bench's to measure (npm run bench -- places), not a test's.
     for (const query of hostile) expect(index.search(query, 50), JSON.stringify(query.slice(0, 20))).toEqual(query.startsWith('<script') ? index.search('script alert 1 script', 50) : []);
-    expect(performance.now() - started).toBeLessThan(1_000); // a generous bound: the bench measures (bench/README.md)
     expect(index.search('lisbon', 0)).toEqual([]);
   });
 
