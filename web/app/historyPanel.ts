@@ -5,6 +5,7 @@
 // it. Unsaved changes must be saved or undone first: a restore would otherwise lose them. The
 // versions come a page at a time (100, newest first); Show older versions brings the next page.
 import { element } from './element.js';
+import { reloadWithTools } from './reloadWithTools.js';
 import type { MapFeature, MapView } from './mapAdapter.js';
 
 export interface HistoryOptions {
@@ -195,8 +196,6 @@ export class HistoryPanel {
       return;
     }
     // The page again, on the restored map (its items, list and revision), with the tools on.
-    const address = new URL(location.href);
-    address.searchParams.set('edit', '1');
-    location.replace(address.toString());
+    reloadWithTools({ replace: true });
   }
 }

@@ -5,6 +5,7 @@
 // imported and the rows left out with their reasons (the first 20). The new items are shown by
 // reloading the page, so an import waits until the editor has no unsaved changes.
 import { element } from './element.js';
+import { reloadWithTools } from './reloadWithTools.js';
 
 export interface ImportOptions {
   importUrl: string;
@@ -44,12 +45,6 @@ const SAVE_FIRST = 'Save your changes first: importing reloads the map, and your
 const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(bytes < 1024 * 1024 ? 2 : 1)} MB`;
 const plural = (count: number, one: string, many: string) => `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
 
-/** The page again with the editing tools on: it loads the map with the imported items. */
-function reloadWithTools(): void {
-  const url = new URL(location.href);
-  url.searchParams.set('edit', '1');
-  location.assign(url.toString());
-}
 
 /**
  * Sends the form; `progress` gets the share of the file sent (0–1). XMLHttpRequest, not fetch:
