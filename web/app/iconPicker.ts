@@ -67,6 +67,11 @@ export function iconField(symbol: string | undefined, choose: (name: string | un
   showIconChoice(field, symbol);
 
   let all: string[] = [];
+  // The names, asked for as soon as the field is shown (cached for the page): usually there
+  // before the picker opens. Whatever is typed or pressed before they arrive waits for them.
+  let loaded: Promise<void> = iconNames().then((names) => {
+    all = names;
+  });
   const buttons = () => [...grid.querySelectorAll<HTMLButtonElement>('button')];
   const list = () => {
     const found = searchIcons(all, search.value, recentIcons());
@@ -97,7 +102,10 @@ export function iconField(symbol: string | undefined, choose: (name: string | un
     trigger.setAttribute('aria-expanded', 'true');
     search.value = '';
     search.focus();
-    all = await iconNames();
+    loaded = iconNames().then((names) => {
+      all = names;
+    });
+    await loaded;
     list();
   };
   trigger.addEventListener('click', () => (picker.hidden ? void open() : close()));
@@ -120,8 +128,12 @@ export function iconField(symbol: string | undefined, choose: (name: string | un
       focusAt(0);
     } else if (event.key === 'Enter') {
       event.preventDefault();
-      const first = buttons()[0];
-      if (first) pick(first.dataset.icon);
+      // Enter typed before the names arrived chooses once they are there (a slow line, a busy machine).
+      void loaded.then(() => {
+        list();
+        const first = buttons()[0];
+        if (first && !picker.hidden) pick(first.dataset.icon);
+      });
     }
   });
   grid.addEventListener('keydown', (event) => {
