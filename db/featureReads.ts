@@ -2,9 +2,27 @@
 // them in the map's order, filtered by bounding box and group, each read with the map's revision
 // in one snapshot. A page is the next `limit` rows after an ordinal on map_features_order (an
 // index range scan): it costs its rows, never what the map holds before it.
+import type { Knex } from 'knex';
 import type { BBox } from '../lib/formats/featureRows.js';
 import type { Db } from './connection.js';
 import { translating } from './errors.js';
+
+/**
+ * The map's feature rows after `after` in the map's order, within the box (by the bounding-box
+ * columns; a box across the antimeridian has west > east) and the groups when given. Callers set
+ * `enable_sort = off` in their transaction: the order is the index's, never a sort.
+ */
+export function featuresAfter(trx: Knex.Transaction, mapId: number, after: number, box?: BBox, groups?: Iterable<number | string>) {
+  const q = trx('map_features').where('map_id', mapId).andWhere('ordinal', '>', after);
+  if (box) {
+    const [west, south, east, north] = box;
+    q.andWhere('min_lat', '<=', north).andWhere('max_lat', '>=', south);
+    if (west <= east) q.andWhere('min_lon', '<=', east).andWhere('max_lon', '>=', west);
+    else q.andWhere((w) => w.where('min_lon', '<=', east).orWhere('max_lon', '>=', west));
+  }
+  if (groups) q.whereIn('group_id', [...groups]);
+  return q.orderBy('ordinal');
+}
 
 export interface FeaturesRead {
   /** The map's revision the features were read at. */
@@ -60,17 +78,7 @@ export async function featurePage(db: Db, mapId: number, query: FeaturePageQuery
       // The page in order is what map_features_order holds: never a sort of the map's rows (before
       // a large import is analyzed the planner may think it cheaper; db/mapDocument.ts says more).
       await trx.raw('set local enable_sort = off');
-      const rows = (after: number) => {
-        const q = trx('map_features').where('map_id', mapId).andWhere('ordinal', '>', after);
-        if (query.box) {
-          const [west, south, east, north] = query.box;
-          q.andWhere('min_lat', '<=', north).andWhere('max_lat', '>=', south);
-          if (west <= east) q.andWhere('min_lon', '<=', east).andWhere('max_lon', '>=', west);
-          else q.andWhere((w) => w.where('min_lon', '<=', east).orWhere('max_lon', '>=', west));
-        }
-        if (groups) q.whereIn('group_id', [...groups]);
-        return q.orderBy('ordinal');
-      };
+      const rows = (after: number) => featuresAfter(trx, mapId, after, query.box, groups);
       const sizes = await rows(query.afterOrdinal).select('ordinal', trx.raw('octet_length(feature) as bytes')).limit(query.limit + 1);
       let count = 0;
       let bytes = 0;

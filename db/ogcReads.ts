@@ -7,6 +7,7 @@
 import type { BBox } from '../lib/formats/featureRows.js';
 import type { Db } from './connection.js';
 import { translating } from './errors.js';
+import { featuresAfter } from './featureReads.js';
 
 const SNAPSHOT = { isolationLevel: 'repeatable read', readOnly: true } as const;
 
@@ -80,17 +81,7 @@ export async function itemsPage(db: Db, mapId: number, query: ItemsQuery): Promi
     db.transaction(async (trx) => {
       // The page in order is what map_features_order holds, never a sort (db/featureReads.ts).
       await trx.raw('set local enable_sort = off');
-      const rows = (after: number) => {
-        const q = trx('map_features').where('map_id', mapId).andWhere('ordinal', '>', after);
-        if (query.box) {
-          const [west, south, east, north] = query.box;
-          q.andWhere('min_lat', '<=', north).andWhere('max_lat', '>=', south);
-          if (west <= east) q.andWhere('min_lon', '<=', east).andWhere('max_lon', '>=', west);
-          else q.andWhere((w) => w.where('min_lon', '<=', east).orWhere('max_lon', '>=', west));
-        }
-        if (query.groupIds) q.whereIn('group_id', [...query.groupIds]);
-        return q.orderBy('ordinal');
-      };
+      const rows = (after: number) => featuresAfter(trx, mapId, after, query.box, query.groupIds);
       const features: string[] = [];
       let bytes = 0;
       let skip = query.skip;
