@@ -11,6 +11,10 @@ export interface CodeSample {
   source: string;
 }
 
+/** How each Python and JavaScript sample ends: the answer printed, or a failure raised with its code. */
+const PYTHON_ANSWER = ['if "error" in answer:', `    raise RuntimeError(f"{answer['error_code']}: {answer['error']}")`, 'print(answer)'];
+const JAVASCRIPT_ANSWER = ['const answer = await response.json();', 'if (answer.error) throw new Error(`${answer.error_code}: ${answer.error}`);', 'console.log(answer);'];
+
 /** A shell word in single quotes. */
 const shellQuoted = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
@@ -52,9 +56,7 @@ export function codeSamplesOf(operation: Operation, baseUrl: string): CodeSample
           `    headers={"Authorization": f"Token {os.environ['API_KEY']}"},`,
           `    json=${python(args, '    ')},`,
           ').json()',
-          'if "error" in answer:',
-          `    raise RuntimeError(f"{answer['error_code']}: {answer['error']}")`,
-          'print(answer)',
+          ...PYTHON_ANSWER,
         ].join('\n'),
       },
       {
@@ -66,9 +68,7 @@ export function codeSamplesOf(operation: Operation, baseUrl: string): CodeSample
           "  headers: { Authorization: `Token ${process.env.API_KEY}`, 'Content-Type': 'application/json' },",
           `  body: JSON.stringify(${JSON.stringify(args, null, 2).replace(/\n/g, '\n  ')}),`,
           '});',
-          'const answer = await response.json();',
-          'if (answer.error) throw new Error(`${answer.error_code}: ${answer.error}`);',
-          'console.log(answer);',
+          ...JAVASCRIPT_ANSWER,
         ].join('\n'),
       },
     ];
@@ -97,9 +97,7 @@ export function codeSamplesOf(operation: Operation, baseUrl: string): CodeSample
         `${file ? '    ' : ''}    },`,
         ...(file ? ['        data=file,'] : []),
         `${file ? '    ' : ''}).json()`,
-        'if "error" in answer:',
-        `    raise RuntimeError(f"{answer['error_code']}: {answer['error']}")`,
-        'print(answer)',
+        ...PYTHON_ANSWER,
       ].join('\n'),
     },
     {
@@ -115,9 +113,7 @@ export function codeSamplesOf(operation: Operation, baseUrl: string): CodeSample
         '  },',
         ...(file ? [`  body: await readFile(${JSON.stringify(file)}),`] : []),
         '});',
-        'const answer = await response.json();',
-        'if (answer.error) throw new Error(`${answer.error_code}: ${answer.error}`);',
-        'console.log(answer);',
+        ...JAVASCRIPT_ANSWER,
       ].join('\n'),
     },
   ];
