@@ -73,9 +73,10 @@ describe('a map on a phone', () => {
     await page.screenshot({ path: `${SHOTS}/phone-map-page-read-more-375.png` });
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
-    // A wide screen: the whole description beside the map, no Read more.
+    // A wide screen: this description (ten lines there, under the twelve shown) whole beside the map, no Read more.
     await page.setViewportSize({ width: 1280, height: 800 });
     await expect.poll(() => page.locator('.read-more').isVisible()).toBe(false);
+    expect(await page.getByText('The list grows every month').isVisible()).toBe(true);
     await page.screenshot({ path: `${SHOTS}/phone-map-page-1280.png` });
     expect(errors).toEqual([]);
     await context.close();
@@ -136,6 +137,12 @@ describe('a map on a phone', () => {
     await page.getByRole('heading', { level: 1 }).click();
     expect(await more.getAttribute('aria-expanded')).toBe('false');
 
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect.poll(() => more.isVisible()).toBe(false);
+    await page.screenshot({ path: `${SHOTS}/phone-toolbar-1280.png` });
+    await page.setViewportSize({ width: 375, height: 740 });
+    await expect.poll(() => more.isVisible()).toBe(true);
+
     // History through the menu opens the History panel.
     await more.click();
     await menu.getByRole('menuitemcheckbox', { name: 'History: earlier versions of the map' }).click();
@@ -147,7 +154,6 @@ describe('a map on a phone', () => {
     await expect.poll(() => more.isVisible()).toBe(false);
     expect(await toolbar.getByRole('button', { name: 'Select several items: drag a box' }).isVisible()).toBe(true);
     expect(new Set(await tops(page, '.editor-toolbar > button'))).toHaveLength(1);
-    await page.screenshot({ path: `${SHOTS}/phone-toolbar-1280.png` });
     expect(await accessibilityViolations(page)).toEqual([]);
     // Back to a phone: folded again.
     await page.setViewportSize({ width: 375, height: 740 });

@@ -1,6 +1,7 @@
-// A map's description on a phone (issue 26, defect 7): above the map with the title, its first
-// lines only (site.css clamps `.description.clamped` on narrow screens), and a "Read more" button
-// (aria-expanded) for the rest. Without this script the whole description shows.
+// A map's description (issue 26, defect 7): on a phone above the map with the title, its first
+// three lines only (twelve on a wider screen, where the item list and the editor's panels come
+// after it: site.css clamps `.description.clamped`), and a "Read more" button (aria-expanded) for
+// the rest. Without this script the whole description shows.
 import { element } from './element.js';
 
 export function startDescriptionToggle(): void {
@@ -11,10 +12,12 @@ export function startDescriptionToggle(): void {
   description.after(button);
   description.classList.add('clamped');
   let expanded = false;
-  /** The button shows only while the clamp hides something (a phone and a long description). */
+  /** The button shows only where the clamp would hide something (a long description, a phone). */
   const refresh = () => {
+    description.classList.add('clamped');
+    const hides = description.scrollHeight > description.clientHeight + 1;
     description.classList.toggle('clamped', !expanded);
-    button.hidden = !expanded && description.scrollHeight <= description.clientHeight + 1;
+    button.hidden = !hides;
   };
   button.addEventListener('click', () => {
     expanded = !expanded;
