@@ -214,7 +214,10 @@ describe('text labels and box selection in the editor', () => {
     await expect.poll(() => heading.textContent()).toBe('No items selected');
     expect(await saveButton(page).textContent()).toBe('Save (3)');
     await expect.poll(() => page.locator('.item-list .item').count()).toBe(2);
+    // Said under the toolbar with an Undo (issue 26, item 8); Ctrl+Z does the same and takes the line away.
+    expect(await page.locator('.undo-toast').textContent()).toBe('3 items deleted. Undo');
     await page.keyboard.press('Control+z');
+    await expect.poll(() => page.locator('.undo-toast').isVisible()).toBe(false);
     await expect.poll(() => page.locator('.item-list .item').count()).toBe(5);
     await page.keyboard.press('Control+Shift+z');
     await save();

@@ -208,7 +208,11 @@ export function startEditor(options: EditorOptions): Editor {
     media,
   );
   options.panelHost.prepend(panel.root);
-  const boxed = new BoxSelection({ state, view, panelHost: options.panelHost, applyStep: (step) => batched(() => state.applyStep(step)), done: () => setTool('select') });
+  const boxed = new BoxSelection({ state, view, panelHost: options.panelHost, applyStep: (step) => batched(() => state.applyStep(step)),
+    done: () => setTool('select'),
+    // Delete all: said with an Undo that brings them back (the step is the last one until the line goes).
+    deleted: (count) => deletedToast.show(`${count} ${count === 1 ? 'item' : 'items'} deleted.`, () => undo()),
+  });
   // While a version is previewed the map shows it, not the map's items: nothing is edited meanwhile.
   const history = options.versionsUrl
     ? new HistoryPanel({

@@ -33,6 +33,9 @@ export class ToolbarOverflow {
       if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
         event.preventDefault();
         this.open(event.key === 'ArrowDown' ? 0 : -1);
+      } else if (event.key === 'Escape' && this.isOpen()) {
+        event.stopPropagation(); // opened by a click, closed by Escape: not the editor's Escape
+        this.close(true);
       }
     });
     this.menu.addEventListener('keydown', (event) => this.onMenuKey(event));
