@@ -4,6 +4,7 @@
 // on the server, the editor's in the browser): the icon's name is only checked for its form here;
 // an unknown one is a 404 that leaves the plain shape.
 import { featureColor } from './featureStyle.js';
+import { MEDIA_ID } from './mediaId.js';
 
 export type SwatchKind = 'point' | 'line' | 'area' | 'text' | 'item';
 
@@ -16,7 +17,6 @@ export interface ItemSwatch {
 }
 
 const MAKI_FORM = /^[a-z0-9-]{1,64}$/;
-const MEDIA_ID = /^[A-Za-z0-9_-]{4,64}$/;
 
 export function swatchOf(kind: SwatchKind, properties: Record<string, unknown> | null | undefined): ItemSwatch {
   const color = featureColor(properties);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EditState } from '../../web/app/editState.js';
-import type { MapFeature } from '../../web/app/mapAdapter.js';
+import type { MapFeature } from '../../web/app/mapFeature.js';
 
 const point = (id: number, title: string): MapFeature => ({ type: 'Feature', id, geometry: { type: 'Point', coordinates: [1, 2] }, properties: { title } });
 

@@ -3,7 +3,8 @@
 // on the map, and the panel saying how many (./selectionPanel.ts) with a colour for all and
 // Delete all, each one step of the history (undone and redone as a whole).
 import type { EditState, Step } from './editState.js';
-import type { MapFeature, MapView } from './mapAdapter.js';
+import type { MapFeature } from './mapFeature.js';
+import type { MapView } from './mapAdapter.js';
 import { SelectionPanel } from './selectionPanel.js';
 
 export interface BoxSelectionOptions {

@@ -4,7 +4,7 @@
 // temporary negative ids become their saved ids). A save sends only the changes (`changes()`):
 // the features that changed, and the groups (all of them, in order) when they changed; what was
 // edited again while it was on its way stays unsaved.
-import type { MapFeature } from './mapAdapter.js';
+import type { MapFeature } from './mapFeature.js';
 import type { GroupId, MapGroup } from './groups.js';
 
 export interface Edit {

@@ -6,7 +6,8 @@
 // versions come a page at a time (100, newest first); Show older versions brings the next page.
 import { element } from './element.js';
 import { reloadWithTools } from './reloadWithTools.js';
-import type { MapFeature, MapView } from './mapAdapter.js';
+import type { MapFeature } from './mapFeature.js';
+import type { MapView } from './mapAdapter.js';
 
 export interface HistoryOptions {
   /** `/maps/{id}/versions`. */

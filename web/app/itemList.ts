@@ -10,7 +10,7 @@ import { isTextLabel } from '../../lib/textLabels.js';
 import { element } from './element.js';
 import { oneStopPerItem } from './listKeyboard.js';
 import { groupOf, groupOutline, withinGroup, type GroupId, type MapGroup } from './groups.js';
-import type { MapFeature } from './mapAdapter.js';
+import type { MapFeature } from './mapFeature.js';
 
 /** Items listed; a larger map lists its first ones and says how many more it has (as the server does). */
 const LISTED_ITEMS = 2_000;

@@ -10,7 +10,8 @@
 import { element } from './element.js';
 import { type ItemMediaFields, type PropertyValue } from './itemPanel.js';
 import { showIconChoice } from './iconPicker.js';
-import { MEDIA_ID, type MapFeature } from './mapAdapter.js';
+import { MEDIA_ID } from '../../lib/mediaId.js';
+import type { MapFeature } from './mapFeature.js';
 import { imageOf, imageValueOf, uploadMedia, type ImageAnswer, type ImageValue, type MediaUrls } from './mediaUpload.js';
 
 type Kind = 'image' | 'marker';

@@ -9,7 +9,7 @@ import { element } from './element.js';
 import { isTextLabel, MAX_TEXT_SIZE, MIN_TEXT_SIZE, TEXT_LABEL_COLOR, textSize } from '../../lib/textLabels.js';
 import { iconField } from './iconPicker.js';
 import { groupOf, groupOutline, type MapGroup } from './groups.js';
-import type { MapFeature } from './mapAdapter.js';
+import type { MapFeature } from './mapFeature.js';
 import { measureOf, type Units } from './measure.js';
 import type { ImageValue } from './mediaUpload.js';
 

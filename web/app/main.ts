@@ -2,7 +2,8 @@
 // item list's eye toggles and filter, popups. The page works without it (its static image and
 // list are server-rendered); this replaces the image by the map once the data is in.
 import { MAP_CONFIG_ID, MAP_HOLDER_SELECTOR, type MapPageConfig } from '../../lib/mapPageConfig.js';
-import { createMapView, type MapFeature } from './mapAdapter.js';
+import { createMapView } from './mapAdapter.js';
+import type { MapFeature } from './mapFeature.js';
 import { startCopyButtons } from './copyButtons.js';
 import { startDescriptionToggle } from './descriptionToggle.js';
 import { startEditor } from './editor.js';

@@ -11,16 +11,11 @@ import { createDrawing, type Drawing, type EditableGeometry } from './drawingAda
 import { labelDrawing, TEXT_LABEL_LAYER } from './textLabelLayer.js';
 import { titleDrawing, titleLayers } from './titleLayers.js';
 import { mapSnapping } from './mapSnapping.js';
+import { MEDIA_ID } from '../../lib/mediaId.js';
+import type { MapFeature } from './mapFeature.js';
 
 export type { Drawing, DrawTool, EditableGeometry, Shape } from './drawingAdapter.js';
 export { isEditable } from './drawingAdapter.js';
-
-export interface MapFeature {
-  type: 'Feature';
-  id: number;
-  geometry: { type: string; coordinates: unknown } | null;
-  properties: Record<string, unknown> | null;
-}
 
 export interface MapView {
   /** Shows only the features whose ids are not in `hidden`. */
@@ -100,9 +95,6 @@ function anchorOf(feature: MapFeature): [number, number] | undefined {
   extend(bounds, feature.geometry?.coordinates);
   return bounds[0] === Infinity ? undefined : [(bounds[0] + bounds[2]) / 2, (bounds[1] + bounds[3]) / 2];
 }
-
-/** The form of an uploaded image's or marker's id (the popup's photo, a point's custom marker). */
-export const MEDIA_ID = /^[A-Za-z0-9_-]{4,64}$/;
 
 /** The map image a point shows: a custom marker (`marker_id`), a built-in Maki icon (`marker-symbol`), or none. */
 function iconOf(properties: Record<string, unknown> | null): string {

@@ -4,7 +4,7 @@
 // property ({id, w, h, tip_color, avg_color}, as the interface spec has it) or its `marker_id`.
 // Every failure comes back as a message to show, never as an exception.
 import type { FeatureImage, ImageUploadAnswer } from '../../lib/media/fields.js';
-import { MEDIA_ID } from './mapAdapter.js';
+import { MEDIA_ID } from '../../lib/mediaId.js';
 
 /** The map's upload addresses and this page's form token (X-CSRF-Token). */
 export interface MediaUrls {

@@ -7,7 +7,8 @@
 import DOMPurify from 'dompurify';
 import { LINK_REL, PURIFY_CONFIG } from '../../lib/markdown/policy.js';
 import { boundedMarkdown } from '../../lib/markdown/render.js';
-import { MEDIA_ID, type MapFeature } from './mapAdapter.js';
+import { MEDIA_ID } from '../../lib/mediaId.js';
+import type { MapFeature } from './mapFeature.js';
 
 // The descriptions' policy (lib/markdown/policy.ts): the Markdown subset, links in a new tab, marked as the visitor's.
 DOMPurify.addHook('afterSanitizeAttributes', (node) => {
