@@ -1,14 +1,15 @@
-// The map editor for the map's owner and editors: a toolbar (Edit map, then Select, Box, Point,
-// Line, Area, Text, Photo: ./photoTool.ts, Undo, Redo, Save, and Import: ./importDialog.ts), the
-// item panel of the selected item (./itemPanel.ts, with its image and custom icon:
-// ./itemMedia.ts), several items selected with the Box tool (./boxSelection.ts), text labels
+// The map editor for the map's owner and editors, put together from its parts: one editor state
+// the views follow (./editorState.ts: signals), the toolbar and its status line (./editorToolbar.ts;
+// Photo: ./photoTool.ts, Import: ./importDialog.ts, History: ./historyPanel.ts), the item panel of
+// the selected item (./itemPanel.ts with ./itemMedia.ts; selecting, closing, deleting:
+// ./editorSelection.ts), several items selected with the Box tool (./boxSelection.ts), text labels
 // (lib/textLabels.ts) added with the Text tool, the item list with the groups' tools
 // (./itemList.ts), undo and redo of every edit of the session and the unsaved changes
-// (./editState.ts), and Save, which sends only what changed since the revision the page loaded
-// (POST /maps/{id}/save) and settles conflicts with what others saved meanwhile. The map itself
-// is the adapter's: this module keeps the edits. A shape's finished drag (or vertex added,
-// deleted, line extended) is an edit at once; the measure of what is drawn shows live
-// (./drawingReadout.ts). The Find a place box (./placeSearch.ts) gets an Add button while editing.
+// (./editState.ts), Save and its conflicts (./editorSave.ts), the keys (./editorShortcuts.ts,
+// ./keyboardDrawing.ts). The map itself is the adapter's: this module keeps the edits. A shape's
+// finished drag (or vertex added, deleted, line extended) is an edit at once; the measure of what
+// is drawn shows live (./drawingReadout.ts). The Find a place box (./placeSearch.ts) gets an Add
+// button while editing.
 import { effect } from '@preact/signals-core';
 import type { Place } from '../../lib/places/placeSearch.js';
 import { isTextLabel } from '../../lib/textLabels.js';
