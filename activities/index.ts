@@ -1,6 +1,7 @@
 // Every activity, built over injected dependencies. Activity names are a persisted contract:
 // the keys of this object are what workflows call.
 import type { Client } from '@temporalio/client';
+import { makeAppendDuringParse } from './appendDuringParse.js';
 import { makeAppendToMap } from './appendToMap.js';
 import { makeCreateMap } from './createMap.js';
 import { makeDeleteBlobs } from './deleteBlobs.js';
@@ -22,6 +23,7 @@ export function createActivities(deps: ActivityDeps, parsers: ParserPool, tempor
     parseFile: makeParseFile(deps, parsers),
     createMap: makeCreateMap(deps),
     appendToMap: makeAppendToMap(deps),
+    appendDuringParse: makeAppendDuringParse(deps, parsers),
     deleteBlobs: makeDeleteBlobs(deps),
     startMapImage: makeStartMapImage(temporal),
     sweepOrphanBlobs: makeSweepOrphanBlobs(deps),

@@ -148,6 +148,24 @@ export interface AppendParsedInput {
   deadline: number | null;
 }
 
+/** Formats whose groups stay subgroups under new_group: tables, and GIS files (one group per layer). */
+const TABLE_TYPES: ReadonlySet<string> = new Set(['csv', 'excel', 'shapefile', 'geopackage']);
+
+/** Whether an append of this file type keeps its groups as subgroups of new_group. */
+export const keepsSubgroups = (fileType: string): boolean => TABLE_TYPES.has(fileType);
+
+/** map/append's parse and write in one activity: the rows go into the map while the file is parsed. */
+export interface AppendDuringParseInput {
+  requestId: string;
+  mapId: number;
+  userId: number;
+  fileType: AppendFileType | 'guess';
+  blobKey: string;
+  newGroup?: string;
+  /** Epoch ms by which the write must be done (the end of the processing limit); null: no limit. */
+  deadline: number | null;
+}
+
 export interface AppendParsedResult {
   map: MapSummaryData;
   added: number;

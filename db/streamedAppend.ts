@@ -1,0 +1,129 @@
+// An append whose rows stream into map_features while the file is still being parsed (issue 27):
+// the new features' ids come from a block reserved beforehand (one short statement on the map's
+// row; generated ids may have gaps), the rows go into one COPY inside a transaction that stays
+// open through the parse without holding the map's row lock, and only once the file is parsed
+// whole is the map locked, briefly, to move its head, counters and revision on. A file that
+// fails, a deadline passed, or a plan that cannot use the rows as they were streamed rolls the
+// whole transaction back: the map is exactly as before.
+import type { MapRecord, MediaRefs, RowLines } from '../lib/maps.js';
+import type { Db } from './connection.js';
+import { copyFeatureRows } from './copy.js';
+import { stillInTime, timeLeft, type Deadline } from './deadline.js';
+import { translating } from './errors.js';
+import { findMapRecord } from './maps.js';
+import { addMedia } from './mapMedia.js';
+import type { MapContentState } from './mapFeatures.js';
+import { closeVersion, openVersion } from './mapVersions.js';
+
+/** Ids [first, end) of a map, reserved for one append's features. */
+export interface ReservedIds {
+  first: number;
+  end: number;
+}
+
+/**
+ * Reserves `count` feature ids of the map (its next_feature_id moves on in one statement, the
+ * row locked only for it); undefined when there is no such map.
+ */
+export async function reserveFeatureIds(db: Db, mapId: number, count: number): Promise<ReservedIds | undefined> {
+  return translating(async () => {
+    const [row] = await db('maps')
+      .where({ id: mapId })
+      .update({ next_feature_id: db.raw('next_feature_id + ?', [count]) })
+      .returning('next_feature_id');
+    if (!row) return undefined;
+    const end = Number(row.next_feature_id);
+    return { first: end - count, end };
+  });
+}
+
+/** Gives reserved ids back, when no other write has taken ids since (else they stay a gap). */
+export async function releaseFeatureIds(db: Db, mapId: number, ids: ReservedIds): Promise<void> {
+  await translating(() => db('maps').where({ id: mapId, next_feature_id: ids.end }).update({ next_feature_id: ids.first }));
+}
+
+/** What the parse tells once the file is read whole. */
+export interface StreamedFile {
+  /** Features parsed (the rows streamed, numbered from the reserved ids' first). */
+  added: number;
+  /** Bytes of their JSON texts. */
+  featureBytes: number;
+}
+
+/** What the caller makes of the map's state, under its lock, once the file is parsed. */
+export type StreamedFinish =
+  | { head: string; media: MediaRefs }
+  /** The rows as streamed do not fit the map (their groups would change): nothing is written. */
+  | { fallBack: true };
+
+export interface StreamedAppend {
+  mapId: number;
+  requestId: string;
+  userId: number;
+  ids: ReservedIds;
+  /** The row lines as the parser writes them; they end when the file is parsed whole, and fail when it fails. */
+  lines: RowLines;
+  /** The parse's outcome (awaited once the lines have ended). */
+  parsed: Promise<StreamedFile>;
+  /** Decides the map's head from its state (may throw to refuse the append). */
+  finish(current: MapContentState, file: StreamedFile): Promise<StreamedFinish> | StreamedFinish;
+  checkSize(bytes: number): void;
+  deadline?: Deadline;
+}
+
+export type StreamedOutcome =
+  | { record: MapRecord; added: number; alreadyApplied: boolean }
+  | { fallBack: true }
+  | undefined;
+
+/** Thrown inside the transaction to roll it back with an outcome that is no failure. */
+class RollBack {
+  constructor(readonly outcome: StreamedOutcome) {}
+}
+
+/**
+ * Streams an append's rows into the map while they are parsed, then completes it under the map's
+ * row lock (see the file's head). With the same requestId the append happens at most once (a
+ * second one rolls its rows back and answers the first one's outcome).
+ */
+export async function appendStreamedRows(db: Db, spec: StreamedAppend): Promise<StreamedOutcome> {
+  try {
+    return await translating(() => db.transaction(async (trx) => {
+      await timeLeft(trx, spec.deadline);
+      const written = await copyFeatureRows(trx, spec.mapId, spec.lines);
+      const file = await spec.parsed;
+      if (written !== file.added) throw new Error(`${written} feature rows written for ${file.added} features`);
+      if (spec.ids.first + file.added > spec.ids.end) throw new Error('more features than ids reserved');
+      await timeLeft(trx, spec.deadline);
+      const map = await trx('maps').select('head', 'feature_count', 'next_feature_id').where({ id: spec.mapId }).forUpdate().first();
+      if (!map) throw new RollBack(undefined);
+      const done = await trx('import_requests').select('features_added').where({ request_id: spec.requestId }).first();
+      if (done) throw new RollBack({ record: (await findMapRecord(trx, spec.mapId))!, added: done.features_added, alreadyApplied: true });
+      const finish = await spec.finish({ head: map.head, featureCount: Number(map.feature_count), nextFeatureId: Number(map.next_feature_id) }, file);
+      if ('fallBack' in finish) throw new RollBack(finish);
+      const versionId = await openVersion(trx, spec.mapId, { kind: 'append', userId: spec.userId });
+      // The reserved ids this file did not use go back, unless another write has taken ids since.
+      const nextId = Number(map.next_feature_id) === spec.ids.end ? spec.ids.first + file.added : Number(map.next_feature_id);
+      const [updated] = await trx('maps')
+        .where({ id: spec.mapId })
+        .update({
+          head: finish.head,
+          feature_count: trx.raw('feature_count + ?', [file.added]),
+          features_bytes: trx.raw('features_bytes + ?', [file.featureBytes]),
+          next_feature_id: nextId,
+          revision: trx.raw('revision + 1'),
+          modified_at: trx.fn.now(),
+        })
+        .returning('content_bytes');
+      spec.checkSize(Number(updated.content_bytes));
+      await addMedia(trx, spec.mapId, finish.media);
+      await closeVersion(trx, versionId, spec.mapId, { added: file.added, changed: 0, deleted: 0, ...(finish.head !== map.head ? { headBefore: map.head } : {}) });
+      await trx('import_requests').insert({ request_id: spec.requestId, map_id: spec.mapId, features_added: file.added });
+      stillInTime(spec.deadline);
+      return { record: (await findMapRecord(trx, spec.mapId))!, added: file.added, alreadyApplied: false };
+    }));
+  } catch (error) {
+    if (error instanceof RollBack) return error.outcome;
+    throw error;
+  }
+}
