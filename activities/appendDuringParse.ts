@@ -30,6 +30,20 @@ import { keepParsedFile } from './parseFile.js';
 import type { ParsedFile, ParserPool } from './parserPool.js';
 import { RowsFromThread } from './rowsFromThread.js';
 
+/**
+ * Formats of plain text, where every feature takes at least a few bytes of the file (a CSV row
+ * `0,0` and its line break: 4): the ids reserved for such a file are at most its bytes / 4.
+ * Compressed and binary formats may hold anything up to the feature cap.
+ */
+const TEXT_FORMATS: ReadonlySet<string> = new Set(['csv', 'geojson', 'kml', 'gpx']);
+const MIN_FEATURE_BYTES = 4;
+
+/** How many ids to reserve for a file: as many as it could hold features, never more than a map may. */
+function idsFor(fileType: string, fileBytes: number): number {
+  if (!TEXT_FORMATS.has(fileType)) return MAX_FEATURES;
+  return Math.max(1, Math.min(MAX_FEATURES, Math.ceil(fileBytes / MIN_FEATURE_BYTES)));
+}
+
 /** The head of a document file still in a local file (the parse's output). */
 const localHead = (file: string, rowBytes: number): Promise<DocumentHead> =>
   readDocumentHead({ readStream: (_key, range) => fs.createReadStream(file, range) }, { key: file, rowBytes });
@@ -56,7 +70,7 @@ export function makeAppendDuringParse(deps: ActivityDeps, parsers: ParserPool) {
       try {
         await faults?.beforeParse?.(context.cancellationSignal);
         inputFile = await blobs.localFile(input.blobKey);
-        ids = await reserveFeatureIds(db, input.mapId, MAX_FEATURES);
+        ids = await reserveFeatureIds(db, input.mapId, idsFor(input.fileType, (await fs.promises.stat(inputFile)).size));
         if (!ids) throw new AppError('map_not_found', `There is no map with the id ${input.mapId}.`);
         const task = { fileType: input.fileType, inputFile, outputFile, options: { publicUrl }, rows: { port: rows.port, firstId: ids.first } };
         parsing = parsers.parse(task, AbortSignal.any(signals)).catch((error: unknown) => {

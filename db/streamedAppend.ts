@@ -4,7 +4,9 @@
 // open through the parse without holding the map's row lock, and only once the file is parsed
 // whole is the map locked, briefly, to move its head, counters and revision on. A file that
 // fails, a deadline passed, or a plan that cannot use the rows as they were streamed rolls the
-// whole transaction back: the map is exactly as before.
+// whole transaction back: the map is exactly as before. So does another write to the map
+// committed meanwhile (the caller then appends the file under the lock, the way of
+// db/mapFeatures.ts): ids and the map's order stay those of the commits, as map/changes reads them.
 import type { MapRecord, MediaRefs, RowLines } from '../lib/maps.js';
 import type { Db } from './connection.js';
 import { copyFeatureRows } from './copy.js';
@@ -15,10 +17,11 @@ import { addMedia } from './mapMedia.js';
 import type { MapContentState } from './mapFeatures.js';
 import { closeVersion, openVersion } from './mapVersions.js';
 
-/** Ids [first, end) of a map, reserved for one append's features. */
+/** Ids [first, end) of a map, reserved for one append's features, and the map's revision then. */
 export interface ReservedIds {
   first: number;
   end: number;
+  revision: number;
 }
 
 /**
@@ -30,16 +33,19 @@ export async function reserveFeatureIds(db: Db, mapId: number, count: number): P
     const [row] = await db('maps')
       .where({ id: mapId })
       .update({ next_feature_id: db.raw('next_feature_id + ?', [count]) })
-      .returning('next_feature_id');
+      .returning(['next_feature_id', 'revision']);
     if (!row) return undefined;
     const end = Number(row.next_feature_id);
-    return { first: end - count, end };
+    return { first: end - count, end, revision: Number(row.revision) };
   });
 }
 
-/** Gives reserved ids back, when no other write has taken ids since (else they stay a gap). */
+/**
+ * Gives reserved ids back, when no write has taken ids or changed the map since (else they stay a
+ * gap: a version written meanwhile counts them as before its next id).
+ */
 export async function releaseFeatureIds(db: Db, mapId: number, ids: ReservedIds): Promise<void> {
-  await translating(() => db('maps').where({ id: mapId, next_feature_id: ids.end }).update({ next_feature_id: ids.first }));
+  await translating(() => db('maps').where({ id: mapId, next_feature_id: ids.end, revision: ids.revision }).update({ next_feature_id: ids.first }));
 }
 
 /** What the parse tells once the file is read whole. */
@@ -93,16 +99,21 @@ export async function appendStreamedRows(db: Db, spec: StreamedAppend): Promise<
       const written = await copyFeatureRows(trx, spec.mapId, spec.lines);
       const file = await spec.parsed;
       if (written !== file.added) throw new Error(`${written} feature rows written for ${file.added} features`);
-      if (spec.ids.first + file.added > spec.ids.end) throw new Error('more features than ids reserved');
+      // More features than ids reserved (a file denser than its format's least bytes a feature).
+      if (spec.ids.first + file.added > spec.ids.end) throw new RollBack({ fallBack: true });
       await timeLeft(trx, spec.deadline);
-      const map = await trx('maps').select('head', 'feature_count', 'next_feature_id').where({ id: spec.mapId }).forUpdate().first();
+      const map = await trx('maps').select('head', 'feature_count', 'next_feature_id', 'revision').where({ id: spec.mapId }).forUpdate().first();
       if (!map) throw new RollBack(undefined);
       const done = await trx('import_requests').select('features_added').where({ request_id: spec.requestId }).first();
       if (done) throw new RollBack({ record: (await findMapRecord(trx, spec.mapId))!, added: done.features_added, alreadyApplied: true });
+      // Another write committed since the ids were reserved: its version counts them as older than
+      // it (map/changes would miss them), and its features come before these in ids but not in the
+      // map's order. The append is made again the other way, after it.
+      if (Number(map.revision) !== spec.ids.revision) throw new RollBack({ fallBack: true });
       const finish = await spec.finish({ head: map.head, featureCount: Number(map.feature_count), nextFeatureId: Number(map.next_feature_id) }, file);
       if ('fallBack' in finish) throw new RollBack(finish);
       const versionId = await openVersion(trx, spec.mapId, { kind: 'append', userId: spec.userId });
-      // The reserved ids this file did not use go back, unless another write has taken ids since.
+      // The reserved ids this file did not use go back, unless another append has reserved ids since.
       const nextId = Number(map.next_feature_id) === spec.ids.end ? spec.ids.first + file.added : Number(map.next_feature_id);
       const [updated] = await trx('maps')
         .where({ id: spec.mapId })
