@@ -14,7 +14,7 @@ import { findMapWithRole } from '../db/maps.js';
 import { appendStreamedRows, releaseFeatureIds, reserveFeatureIds, type StreamedFinish } from '../db/streamedAppend.js';
 import { requireMapAccess } from '../lib/access.js';
 import { AppError } from '../lib/errors.js';
-import { readDocumentHead } from '../lib/formats/documentFile.js';
+import { readLocalDocumentHead } from '../lib/formats/documentFile.js';
 import { capSkipped } from '../lib/formats/skipped.js';
 import { appendedHead, planAppend } from '../lib/geojson/appendPlan.js';
 import { MAX_FEATURES, type DocumentHead } from '../lib/geojson/model.js';
@@ -28,7 +28,7 @@ import { failingOnBadInput } from './failures.js';
 import { faultAfterLines, faultPoint } from './faultPoints.js';
 import { keepParsedFile } from './parseFile.js';
 import type { ParsedFile, ParserPool } from './parserPool.js';
-import { RowsFromThread } from './rowsFromThread.js';
+import { startStreamingParse, type StreamingParse } from './rowsFromThread.js';
 
 /**
  * Formats of plain text, where every feature takes at least a few bytes of the file (a CSV row
@@ -44,10 +44,6 @@ function idsFor(fileType: string, fileBytes: number): number {
   return Math.max(1, Math.min(MAX_FEATURES, Math.ceil(fileBytes / MIN_FEATURE_BYTES)));
 }
 
-/** The head of a document file still in a local file (the parse's output). */
-const localHead = (file: string, rowBytes: number): Promise<DocumentHead> =>
-  readDocumentHead({ readStream: (_key, range) => fs.createReadStream(file, range) }, { key: file, rowBytes });
-
 export function makeAppendDuringParse(deps: ActivityDeps, parsers: ParserPool) {
   const { db, blobs, faults, publicUrl } = deps;
   return async function appendDuringParse(input: AppendDuringParseInput): Promise<AppendMapResult> {
@@ -58,13 +54,9 @@ export function makeAppendDuringParse(deps: ActivityDeps, parsers: ParserPool) {
       // Heartbeats carry cancellation (a cancelled workflow) to this activity.
       const beat = setInterval(() => context.heartbeat(), 2_000);
       const outputFile = await blobs.scratchFile();
-      const rows = new RowsFromThread();
-      const stop = new AbortController();
-      const signals = [context.cancellationSignal, stop.signal];
       const limit = input.deadline === null ? undefined : AbortSignal.timeout(Math.max(1, input.deadline - Date.now()));
-      if (limit) signals.push(limit);
       let inputFile: string | undefined;
-      let parsing: Promise<ParsedFile> | undefined;
+      let parse: StreamingParse | undefined;
       let ids: Awaited<ReturnType<typeof reserveFeatureIds>>;
       let written = false;
       try {
@@ -72,21 +64,16 @@ export function makeAppendDuringParse(deps: ActivityDeps, parsers: ParserPool) {
         inputFile = await blobs.localFile(input.blobKey);
         ids = await reserveFeatureIds(db, input.mapId, idsFor(input.fileType, (await fs.promises.stat(inputFile)).size));
         if (!ids) throw new AppError('map_not_found', `There is no map with the id ${input.mapId}.`);
-        const task = { fileType: input.fileType, inputFile, outputFile, options: { publicUrl }, rows: { port: rows.port, firstId: ids.first } };
-        parsing = parsers.parse(task, AbortSignal.any(signals)).catch((error: unknown) => {
-          throw limit?.aborted ? new TimeLimitReached() : error;
-        });
-        let parsed: ParsedFile | undefined;
-        const whenParsed = parsing.then(
-          (result) => {
-            parsed = result;
-            return { added: result.features, featureBytes: result.featureBytes };
-          },
-          (error: unknown) => {
-            rows.fail(error);
-            throw error;
-          },
+        parse = startStreamingParse(
+          parsers,
+          { fileType: input.fileType, inputFile, outputFile, options: { publicUrl } },
+          { firstId: ids.first, signals: [context.cancellationSignal], limit },
         );
+        let parsed: ParsedFile | undefined;
+        const whenParsed = parse.parsing.then((result) => {
+          parsed = result;
+          return { added: result.features, featureBytes: result.featureBytes };
+        });
         whenParsed.catch(() => {}); // awaited by the write, or its failure is the parse's
         const keepSubgroups = (format: ParsedFile['format']) => keepsSubgroups(format ? GUESSED_FORMAT_FILE_TYPES[format] : input.fileType);
         const finish = async (current: MapContentState): Promise<StreamedFinish> => {
@@ -96,7 +83,7 @@ export function makeAppendDuringParse(deps: ActivityDeps, parsers: ParserPool) {
           const total = current.featureCount + file.features;
           if (total > MAX_FEATURES) throw new AppError('too_many_features', `The map would have ${total} items; a map holds at most ${MAX_FEATURES}.`);
           const mapHead = JSON.parse(current.head) as DocumentHead;
-          const plan = planAppend({ groups: mapHead.groups ?? [], nextFeatureId: current.nextFeatureId }, await localHead(outputFile, file.rowBytes), {
+          const plan = planAppend({ groups: mapHead.groups ?? [], nextFeatureId: current.nextFeatureId }, await readLocalDocumentHead(outputFile, file.rowBytes), {
             newGroupTitle: input.newGroup,
             keepSubgroups: keepSubgroups(file.format),
           });
@@ -110,15 +97,15 @@ export function makeAppendDuringParse(deps: ActivityDeps, parsers: ParserPool) {
             requestId: input.requestId,
             userId: input.userId,
             ids,
-            lines: faultAfterLines(rows.lines()),
+            lines: faultAfterLines(parse.lines),
             parsed: whenParsed,
             finish,
             checkSize: checkMapBytes,
             deadline: input.deadline,
           });
         } catch (error) {
-          stop.abort(); // a failed write ends the parse too
-          await parsing.catch(() => {});
+          parse.stop(); // a failed write ends the parse too
+          await parse.end();
           // The parse's own failure says more than the COPY it broke.
           throw (await whenParsed.then(() => undefined, (parseError: unknown) => parseError)) ?? error;
         }
@@ -142,8 +129,7 @@ export function makeAppendDuringParse(deps: ActivityDeps, parsers: ParserPool) {
         return { map: summaryOf(outcome.record), import: { features: outcome.added, skipped: capSkipped(file.skipped) }, ...format };
       } finally {
         clearInterval(beat);
-        await parsing?.catch(() => {}); // the thread is done with the files before they go
-        rows.close();
+        await parse?.end(); // the thread is done with the files before they go
         // Ids no feature took go back when no other write has taken ids since.
         if (ids && !written) await releaseFeatureIds(db, input.mapId, ids).catch(() => {});
         await blobs.discardFile(outputFile);

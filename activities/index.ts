@@ -11,6 +11,7 @@ import { makeParseFile } from './parseFile.js';
 import { makePruneMapVersions } from './pruneMapVersions.js';
 import { makeRenderMapImage } from './renderMapImage.js';
 import { makeStartMapImage } from './startMapImage.js';
+import { makeUploadDuringParse } from './uploadDuringParse.js';
 import { makeStoreMediaUpload } from './storeMediaUpload.js';
 import { makeSweepOrphanBlobs } from './sweepOrphanBlobs.js';
 import { makeEmitWebhookEvent, makeGiveUpWebhook, makeSendWebhook } from './webhooks.js';
@@ -22,6 +23,7 @@ export function createActivities(deps: ActivityDeps, parsers: ParserPool, tempor
   return {
     parseFile: makeParseFile(deps, parsers),
     createMap: makeCreateMap(deps),
+    uploadDuringParse: makeUploadDuringParse(deps, parsers),
     appendToMap: makeAppendToMap(deps),
     appendDuringParse: makeAppendDuringParse(deps, parsers),
     deleteBlobs: makeDeleteBlobs(deps),

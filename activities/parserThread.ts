@@ -26,10 +26,10 @@ export interface ParserTask {
   options: Omit<ParseOptions, 'sink'>;
   /**
    * The row lines also go through this port as they are written (each write's bytes, a buffer
-   * transferred), numbered from `firstId`; a message `null` follows the last one when the file
+   * transferred), numbered from `firstId` when given; a message `null` follows the last one when the file
    * is parsed whole. A file that fails sends no `null`.
    */
-  rows?: { port: MessagePort; firstId: number };
+  rows?: { port: MessagePort; firstId?: number };
 }
 
 export type ParserThreadResult =

@@ -154,6 +154,17 @@ const TABLE_TYPES: ReadonlySet<string> = new Set(['csv', 'excel', 'shapefile', '
 /** Whether an append of this file type keeps its groups as subgroups of new_group. */
 export const keepsSubgroups = (fileType: string): boolean => TABLE_TYPES.has(fileType);
 
+/** map/upload's parse and write in one activity: the rows go into the new map while the file is parsed. */
+export interface UploadDuringParseInput {
+  requestId: string;
+  ownerId: number;
+  fileType: Exclude<UploadFileType, 'empty'>;
+  blobKey: string;
+  settings: MapSettingsInput;
+  /** Epoch ms by which the write must be done (the end of the processing limit); null: no limit. */
+  deadline: number | null;
+}
+
 /** map/append's parse and write in one activity: the rows go into the map while the file is parsed. */
 export interface AppendDuringParseInput {
   requestId: string;
