@@ -62,7 +62,7 @@ export function makeAppendDuringParse(deps: ActivityDeps, parsers: ParserPool) {
       try {
         await faults?.beforeParse?.(context.cancellationSignal);
         inputFile = await blobs.localFile(input.blobKey);
-        ids = await reserveFeatureIds(db, input.mapId, idsFor(input.fileType, (await fs.promises.stat(inputFile)).size));
+        ids = await reserveFeatureIds(db, input.mapId, idsFor(input.fileType, (await fs.promises.stat(inputFile)).size), input.deadline);
         if (!ids) throw new AppError('map_not_found', `There is no map with the id ${input.mapId}.`);
         parse = startStreamingParse(
           parsers,

@@ -26,18 +26,20 @@ export interface ReservedIds {
 
 /**
  * Reserves `count` feature ids of the map (its next_feature_id moves on in one statement, the
- * row locked only for it); undefined when there is no such map.
+ * row locked only for it; waiting for the lock ends at the deadline); undefined when there is no
+ * such map.
  */
-export async function reserveFeatureIds(db: Db, mapId: number, count: number): Promise<ReservedIds | undefined> {
-  return translating(async () => {
-    const [row] = await db('maps')
+export async function reserveFeatureIds(db: Db, mapId: number, count: number, deadline?: Deadline): Promise<ReservedIds | undefined> {
+  return translating(() => db.transaction(async (trx) => {
+    await timeLeft(trx, deadline);
+    const [row] = await trx('maps')
       .where({ id: mapId })
-      .update({ next_feature_id: db.raw('next_feature_id + ?', [count]) })
+      .update({ next_feature_id: trx.raw('next_feature_id + ?', [count]) })
       .returning(['next_feature_id', 'revision']);
     if (!row) return undefined;
     const end = Number(row.next_feature_id);
     return { first: end - count, end, revision: Number(row.revision) };
-  });
+  }));
 }
 
 /**
