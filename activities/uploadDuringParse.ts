@@ -57,6 +57,7 @@ export function makeUploadDuringParse(deps: ActivityDeps, parsers: ParserPool) {
             lines: faultAfterLines(parse.lines),
             settle: async () => {
               const file = (parsed = await parse!.parsing);
+              await faultPoint('after-staging'); // parsed whole, its rows in the COPY, nothing committed
               // Media is stored and the rows' references pointed at it: the rows change.
               if (file.media.length > 0 || file.imageIds.length > 0) return { fallBack: true };
               const head = await readLocalDocumentHead(outputFile, file.rowBytes);

@@ -20,7 +20,8 @@ const POINTS = 5_000;
 /** Where a killed worker leaves a file: the parse's scratch output, or its staged result. */
 const LEAVES_A_FILE: Record<ImportFaultPointName, string | undefined> = {
   'mid-parse': 'scratch/',
-  'after-staging': 'parsed/',
+  // An upload writes its rows while it parses (uploadDuringParse): its parsed output is never staged.
+  'after-staging': 'scratch/',
   'in-transaction': undefined,
   'after-commit': undefined,
 };
