@@ -11,23 +11,28 @@ export const MAX_WEBHOOKS_PER_OWNER = 20;
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 /** At most this much of a receiver's answer is read (the rest is dropped). */
 export const WEBHOOK_RESPONSE_CAP_BYTES = 64 * 1024;
+/** At most this many feature ids in one map.features_changed event (more: their counts only). */
+export const MAX_EVENT_IDS = 10_000;
 /** Deliveries are retried with backoff for this long; an endpoint failing this long is switched off. */
 export const WEBHOOK_RETRY_MS = 24 * 60 * 60_000;
 
-/** The operator's webhook settings, from the config (WEBHOOK_ALLOW_PRIVATE, WEBHOOK_RETRY_FIRST, WEBHOOK_RETRY_FOR). */
+/** The operator's webhook settings, from the config (WEBHOOK_ALLOW_PRIVATE, WEBHOOK_RETRY_FIRST, WEBHOOK_RETRY_FOR, WEBHOOK_CA_FILE). */
 export interface WebhookSettings {
   allowPrivate: boolean;
   retryFirstMs: number;
   retryForMs: number;
+  /** Extra CAs (PEM) trusted for endpoints' TLS (WEBHOOK_CA_FILE). */
+  ca?: string;
 }
 
 export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = { allowPrivate: false, retryFirstMs: 30_000, retryForMs: WEBHOOK_RETRY_MS };
 
 /** The settings of the config. */
-export const webhookSettingsOf = (config: { webhookAllowPrivate: boolean; webhookRetryFirstMs: number; webhookRetryForMs: number }): WebhookSettings => ({
+export const webhookSettingsOf = (config: { webhookAllowPrivate: boolean; webhookRetryFirstMs: number; webhookRetryForMs: number; webhookCa?: string }): WebhookSettings => ({
   allowPrivate: config.webhookAllowPrivate,
   retryFirstMs: config.webhookRetryFirstMs,
   retryForMs: config.webhookRetryForMs,
+  ...(config.webhookCa !== undefined ? { ca: config.webhookCa } : {}),
 });
 
 /** What happened to a map; `data` holds the map's id and the event's details. */
