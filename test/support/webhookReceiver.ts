@@ -31,17 +31,19 @@ export interface WebhookReceiver {
 
 export async function startWebhookReceiver(options: {
   tls?: { cert: string; key: string };
-  answer?: (request: Omit<ReceivedDelivery, 'status'>) => number;
+  /** The status to answer (default 200); a promise holds the answer until it settles. */
+  answer?: (request: Omit<ReceivedDelivery, 'status'>) => number | Promise<number>;
 }): Promise<WebhookReceiver> {
   const received: ReceivedDelivery[] = [];
   const sockets = new Set<Socket>();
   const handler: http.RequestListener = (request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
+    request.on('end', async () => {
       const delivery = { path: request.url ?? '/', headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), id: String(request.headers['webhook-id'] ?? '') };
-      const status = options.answer?.(delivery) ?? 200;
+      const status = (await options.answer?.(delivery)) ?? 200;
       received.push({ ...delivery, status });
+      if (response.destroyed) return;
       response.writeHead(status, { 'content-type': 'text/plain' }).end(String(status));
     });
   };
