@@ -6,7 +6,7 @@ import { insertDeliveries } from '../db/webhooks.js';
 import type { Config } from '../lib/config.js';
 import { errorFields, log } from '../lib/observability/logger.js';
 import { emitWebhookEvent, webhookStarter } from '../lib/webhooks/emit.js';
-import { MAX_EVENT_IDS, webhookSettingsOf, type WebhookEvent } from '../lib/webhooks/model.js';
+import { eventIdOf, MAX_EVENT_IDS, webhookSettingsOf, type WebhookEvent } from '../lib/webhooks/model.js';
 import type { JobGateway } from './jobs.js';
 
 export interface WebhookDeps {
@@ -62,8 +62,14 @@ export const featuresChanged = (mapId: number, revision: number, ids: { added: r
       : { revision, added_ids: [...ids.added], changed_ids: [...ids.changed], deleted_ids: [...ids.deleted] },
 });
 
-/** map.features_changed of an append (the editor's Import): the ids it added, or its count when they are not at hand. */
-export const featuresAppended = (mapId: number, revision: number, addedIds: readonly number[] | null | undefined, added: number): WebhookEvent =>
-  addedIds
+/**
+ * map.features_changed of an append (map/append, the editor's Import): the ids it added, or its
+ * count when they are not at hand. Its id comes from the request's, so the same append answered
+ * again (an Idempotency-Key) is delivered once.
+ */
+export const featuresAppended = (requestId: string, mapId: number, revision: number, addedIds: readonly number[] | null | undefined, added: number): WebhookEvent => ({
+  ...(addedIds
     ? featuresChanged(mapId, revision, { added: addedIds, changed: [], deleted: [] })
-    : { type: 'map.features_changed', mapId, data: { revision, ids_omitted: true, added_count: added, changed_count: 0, deleted_count: 0 } };
+    : { type: 'map.features_changed' as const, mapId, data: { revision, ids_omitted: true, added_count: added, changed_count: 0, deleted_count: 0 } }),
+  id: eventIdOf('map.features_changed', requestId),
+});

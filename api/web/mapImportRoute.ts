@@ -73,7 +73,7 @@ export function mountMapImport(router: Router, deps: MapImportDeps): void {
       file: form.file,
     });
     // After the commit: map.features_changed to the owner's webhooks, as the editor's save sends it.
-    if (result.revision !== undefined) void emitMapEvent(deps, featuresAppended(id, result.revision, result.addedIds, result.import.features));
+    if (result.revision !== undefined) void emitMapEvent(deps, featuresAppended(workflowId, id, result.revision, result.addedIds, result.import.features));
     recordImport(result.format ? GUESSED_FORMAT_FILE_TYPES[result.format] : 'unknown', form.file.size, result.import.features);
     const image = await refreshImageAfterEdit(deps, id);
     ctx.body = { ...mapFileView(config.publicUrl, await withLinkKey(deps.db, result.map), result.import), format: result.format ?? null, new_group: newGroup ?? null, image };

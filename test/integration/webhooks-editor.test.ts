@@ -1,7 +1,8 @@
 // map.features_changed from the web editor's other writes (issue 28 item 3): restoring a version
 // in the History and importing a file through the editor's Import send the event the editor's
 // save sends, with the revision they made and the ids added, changed and deleted, to a local
-// receiver (WEBHOOK_ALLOW_PRIVATE=true, as in webhooks.test.ts).
+// receiver (WEBHOOK_ALLOW_PRIVATE=true, as in webhooks.test.ts); so does map/append, once also
+// when the same request is sent again with its Idempotency-Key.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
 import { verifyWebhook } from '../support/webhookVerification.js';
@@ -33,7 +34,7 @@ async function editorPost(browser: Browser, path: string, init: { json?: unknown
 }
 
 /** The bodies of the deliveries to `path`, once there are `count` of them (bounded wait), oldest revision first. */
-async function eventsAt(path: string, count: number): Promise<{ type: string; data: Answer }[]> {
+async function eventsAt(path: string, count: number): Promise<{ id: string; type: string; data: Answer }[]> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const got = receiver.received.filter((r) => r.path === path);
@@ -90,5 +91,27 @@ describe('map.features_changed from the editor\'s History and Import', () => {
     expect(event).toMatchObject({ type: 'map.features_changed', data: { map_id: mapId, revision, added_ids: newIds.sort((a, b) => a - b), changed_ids: [], deleted_ids: [] } });
     const delivery = receiver.received.find((r) => r.path === '/import')!;
     expect(verifyWebhook(secret, delivery.headers['webhook-signature'] as string, delivery.body)).toBe(true);
+  });
+
+  it('map/append sends it too, once when the same request is sent again with its Idempotency-Key', async () => {
+    const me = await loggedInAccount(service, { formToken: true });
+    const { mapId } = await mapWithHook(me.key, '/append');
+    const file = JSON.stringify({ type: 'FeatureCollection', features: [point(7, 7, 'Seven')] });
+    const headers = { 'idempotency-key': `append-${mapId}` };
+    const first = await service.send('map/append', me.key, { map_id: mapId, file_type: 'geojson' }, file, headers);
+    expect(first.error).toBeUndefined();
+    const again = await service.send('map/append', me.key, { map_id: mapId, file_type: 'geojson' }, file, headers);
+    expect(again).toEqual(first);
+    // A later change's event: the second answer's event was recorded (or not) before it.
+    const saved = await service.call('feature/save', me.key, { map_id: mapId, delete: [1] });
+    expect(saved.error).toBeUndefined();
+    const [appended, deleted] = await eventsAt('/append', 2);
+    expect(deleted!.data).toMatchObject({ revision: saved.revision, deleted_ids: [1] });
+    const doc = (await service.call('map/get', me.key, { map_id: mapId })).geojson as { features: { id: number; properties: { title: string } }[] };
+    const seven = doc.features.find((f) => f.properties.title === 'Seven')!;
+    expect(appended).toMatchObject({ type: 'map.features_changed', data: { map_id: mapId, revision: saved.revision - 1, added_ids: [seven.id], changed_ids: [], deleted_ids: [] } });
+    expect(receiver.received.filter((r) => r.path === '/append')).toHaveLength(2);
+    const recorded = await service.db('webhook_deliveries').where({ event_id: appended!.id }).count('* as n').first();
+    expect(Number(recorded!.n)).toBe(1);
   });
 });

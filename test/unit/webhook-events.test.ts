@@ -22,8 +22,12 @@ describe('map.features_changed data', () => {
     expect(event.data).toEqual({ revision: 13, ids_omitted: true, added_count: MAX_EVENT_IDS, changed_count: 0, deleted_count: 1 });
   });
 
-  it('an append: its ids when known, else its count', () => {
-    expect(featuresAppended(7, 14, [3, 4], 2).data).toEqual({ revision: 14, added_ids: [3, 4], changed_ids: [], deleted_ids: [] });
-    expect(featuresAppended(7, 15, null, 50_000).data).toEqual({ revision: 15, ids_omitted: true, added_count: 50_000, changed_count: 0, deleted_count: 0 });
+  it('an append: its ids when known, else its count; its event id the same for the same request, a UUID', () => {
+    expect(featuresAppended('append:a', 7, 14, [3, 4], 2).data).toEqual({ revision: 14, added_ids: [3, 4], changed_ids: [], deleted_ids: [] });
+    expect(featuresAppended('append:a', 7, 15, null, 50_000).data).toEqual({ revision: 15, ids_omitted: true, added_count: 50_000, changed_count: 0, deleted_count: 0 });
+    const id = featuresAppended('append:a', 7, 14, [3], 1).id!;
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(featuresAppended('append:a', 7, 14, [3], 1).id).toBe(id);
+    expect(featuresAppended('append:b', 7, 14, [3], 1).id).not.toBe(id);
   });
 });
