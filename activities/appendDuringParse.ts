@@ -22,6 +22,7 @@ import { checkMapBytes } from '../lib/geojson/sizeLimits.js';
 import { GUESSED_FORMAT_FILE_TYPES, keepsSubgroups, type AppendDuringParseInput, type AppendMapResult } from '../lib/jobContracts.js';
 import { summaryOf } from '../lib/mapSummary.js';
 import type { MapContentState } from '../db/mapFeatures.js';
+import { MAX_EVENT_IDS } from '../lib/webhooks/model.js';
 import { appendParsedFile } from './appendToMap.js';
 import type { ActivityDeps } from './deps.js';
 import { failingOnBadInput } from './failures.js';
@@ -102,6 +103,7 @@ export function makeAppendDuringParse(deps: ActivityDeps, parsers: ParserPool) {
             finish,
             checkSize: checkMapBytes,
             deadline: input.deadline,
+            maxIds: MAX_EVENT_IDS,
           });
         } catch (error) {
           parse.stop(); // a failed write ends the parse too
@@ -119,14 +121,14 @@ export function makeAppendDuringParse(deps: ActivityDeps, parsers: ParserPool) {
           try {
             const appended = await appendParsedFile(deps, { ...input, parsed: kept, keepSubgroups: keepSubgroups(file.format) });
             written = true;
-            return { map: appended.map, import: { features: appended.added, skipped: kept.skipped }, ...format };
+            return { map: appended.map, import: { features: appended.added, skipped: kept.skipped }, ...format, ...(appended.revision !== undefined ? { revision: appended.revision, addedIds: appended.addedIds } : {}) };
           } finally {
             await blobs.delete(kept.parsedKey);
           }
         }
         written = !outcome.alreadyApplied;
         await faultPoint('after-commit');
-        return { map: summaryOf(outcome.record), import: { features: outcome.added, skipped: capSkipped(file.skipped) }, ...format };
+        return { map: summaryOf(outcome.record), import: { features: outcome.added, skipped: capSkipped(file.skipped) }, ...format, revision: outcome.revision, addedIds: outcome.addedIds };
       } finally {
         clearInterval(beat);
         await parse?.end(); // the thread is done with the files before they go

@@ -15,6 +15,7 @@ import { MAX_FEATURES, type DocumentHead } from '../lib/geojson/model.js';
 import { checkMapBytes } from '../lib/geojson/sizeLimits.js';
 import type { AppendParsedInput, AppendParsedResult } from '../lib/jobContracts.js';
 import { summaryOf } from '../lib/mapSummary.js';
+import { MAX_EVENT_IDS } from '../lib/webhooks/model.js';
 import type { ActivityDeps } from './deps.js';
 import { failingOnBadInput } from './failures.js';
 import { faultAfterLines, faultPoint } from './faultPoints.js';
@@ -74,8 +75,9 @@ export async function appendParsedFile({ db, blobs }: ActivityDeps, input: Appen
     },
     checkSize: checkMapBytes,
     deadline: input.deadline,
+    maxIds: MAX_EVENT_IDS,
   });
   if (!outcome) throw new AppError('map_not_found', `There is no map with the id ${input.mapId}.`);
   await faultPoint('after-commit');
-  return { map: summaryOf(outcome.record), added: outcome.added };
+  return { map: summaryOf(outcome.record), added: outcome.added, revision: outcome.revision, addedIds: outcome.addedIds };
 }

@@ -4,7 +4,7 @@
 // map_media rows exact in the same transaction (./mapMedia.ts).
 import type { Knex } from 'knex';
 import { jsonColumn, type Db } from './connection.js';
-import { copyFeatureRows } from './copy.js';
+import { copyFeatureRows, linesForOpenTransaction } from './copy.js';
 import { timeLeft, stillInTime, type Deadline } from './deadline.js';
 import { translating } from './errors.js';
 import { addMedia, replaceMedia } from './mapMedia.js';
@@ -246,6 +246,7 @@ class FallBack extends Error {}
  * `settle` says so (rolled back). With the same requestId, the map the first one created.
  */
 export async function insertStreamedMap(db: Db, map: NewStreamedMap): Promise<MapRecord | 'fallBack'> {
+  const lines = await linesForOpenTransaction(db, map.lines);
   try {
     return await translating(() => db.transaction(async (trx) => {
       if (map.requestId) {
@@ -254,7 +255,7 @@ export async function insertStreamedMap(db: Db, map: NewStreamedMap): Promise<Ma
       }
       await timeLeft(trx, map.deadline);
       const mapId = await chooseMapId(trx);
-      const written = await copyFeatureRows(trx, mapId, map.lines);
+      const written = await copyFeatureRows(trx, mapId, lines);
       const settled = await map.settle();
       if ('fallBack' in settled) throw new FallBack();
       if (written !== settled.content.featureCount) throw new Error(`${written} feature rows written for ${settled.content.featureCount} features`);

@@ -1,15 +1,17 @@
 // An append whose rows stream into map_features while the file is still being parsed (issue 27):
 // the new features' ids come from a block reserved beforehand (one short statement on the map's
 // row; generated ids may have gaps), the rows go into one COPY inside a transaction that stays
-// open through the parse without holding the map's row lock, and only once the file is parsed
-// whole is the map locked, briefly, to move its head, counters and revision on. A file that
+// open through the parse without holding the map's row lock (on PGlite, whose one connection
+// serves everyone, the rows are gathered first: db/copy.ts linesForOpenTransaction), and only
+// once the file is parsed whole is the map locked, briefly, to move its head, counters and
+// revision on. A file that
 // fails, a deadline passed, or a plan that cannot use the rows as they were streamed rolls the
 // whole transaction back: the map is exactly as before. So does another write to the map
 // committed meanwhile (the caller then appends the file under the lock, the way of
 // db/mapFeatures.ts): ids and the map's order stay those of the commits, as map/changes reads them.
 import type { MapRecord, MediaRefs, RowLines } from '../lib/maps.js';
 import type { Db } from './connection.js';
-import { copyFeatureRows } from './copy.js';
+import { copyFeatureRows, linesForOpenTransaction } from './copy.js';
 import { stillInTime, timeLeft, type Deadline } from './deadline.js';
 import { translating } from './errors.js';
 import { findMapRecord } from './maps.js';
@@ -77,10 +79,13 @@ export interface StreamedAppend {
   finish(current: MapContentState, file: StreamedFile): Promise<StreamedFinish> | StreamedFinish;
   checkSize(bytes: number): void;
   deadline?: Deadline;
+  /** At most this many added ids are answered (the webhook event's cap). */
+  maxIds: number;
 }
 
 export type StreamedOutcome =
-  | { record: MapRecord; added: number; alreadyApplied: boolean }
+  /** The revision the append made (a repeated request: the map's now) and the added ids (null: more than `maxIds`, or a repeated request). */
+  | { record: MapRecord; added: number; alreadyApplied: boolean; revision: number; addedIds: number[] | null }
   | { fallBack: true }
   | undefined;
 
@@ -95,10 +100,11 @@ class RollBack {
  * second one rolls its rows back and answers the first one's outcome).
  */
 export async function appendStreamedRows(db: Db, spec: StreamedAppend): Promise<StreamedOutcome> {
+  const lines = await linesForOpenTransaction(db, spec.lines);
   try {
     return await translating(() => db.transaction(async (trx) => {
       await timeLeft(trx, spec.deadline);
-      const written = await copyFeatureRows(trx, spec.mapId, spec.lines);
+      const written = await copyFeatureRows(trx, spec.mapId, lines);
       const file = await spec.parsed;
       if (written !== file.added) throw new Error(`${written} feature rows written for ${file.added} features`);
       // More features than ids reserved (a file denser than its format's least bytes a feature).
@@ -107,7 +113,7 @@ export async function appendStreamedRows(db: Db, spec: StreamedAppend): Promise<
       const map = await trx('maps').select('head', 'feature_count', 'next_feature_id', 'revision').where({ id: spec.mapId }).forUpdate().first();
       if (!map) throw new RollBack(undefined);
       const done = await trx('import_requests').select('features_added').where({ request_id: spec.requestId }).first();
-      if (done) throw new RollBack({ record: (await findMapRecord(trx, spec.mapId))!, added: done.features_added, alreadyApplied: true });
+      if (done) throw new RollBack({ record: (await findMapRecord(trx, spec.mapId))!, added: done.features_added, alreadyApplied: true, revision: Number(map.revision), addedIds: null });
       // Another write committed since the ids were reserved: its version counts them as older than
       // it (map/changes would miss them), and its features come before these in ids but not in the
       // map's order. The append is made again the other way, after it.
@@ -127,13 +133,14 @@ export async function appendStreamedRows(db: Db, spec: StreamedAppend): Promise<
           revision: trx.raw('revision + 1'),
           modified_at: trx.fn.now(),
         })
-        .returning('content_bytes');
+        .returning(['content_bytes', 'revision']);
       spec.checkSize(Number(updated.content_bytes));
       await addMedia(trx, spec.mapId, finish.media);
       await closeVersion(trx, versionId, spec.mapId, { added: file.added, changed: 0, deleted: 0, ...(finish.head !== map.head ? { headBefore: map.head } : {}) });
       await trx('import_requests').insert({ request_id: spec.requestId, map_id: spec.mapId, features_added: file.added });
       stillInTime(spec.deadline);
-      return { record: (await findMapRecord(trx, spec.mapId))!, added: file.added, alreadyApplied: false };
+      const addedIds = file.added > spec.maxIds ? null : Array.from({ length: file.added }, (_, i) => spec.ids.first + i);
+      return { record: (await findMapRecord(trx, spec.mapId))!, added: file.added, alreadyApplied: false, revision: Number(updated.revision), addedIds };
     }));
   } catch (error) {
     if (error instanceof RollBack) return error.outcome;

@@ -133,6 +133,10 @@ export interface AppendMapInput {
 export interface AppendMapResult {
   map: MapSummaryData;
   import: ImportSummary;
+  /** The map's revision after the append (absent from workflows run before it was answered). */
+  revision?: number;
+  /** The appended features' ids; null when more than MAX_EVENT_IDS or not known (a repeated request). */
+  addedIds?: number[] | null;
   /** With the file type 'guess': the format the content was recognised as. */
   format?: GuessedFormat;
 }
@@ -180,6 +184,8 @@ export interface AppendDuringParseInput {
 export interface AppendParsedResult {
   map: MapSummaryData;
   added: number;
+  revision?: number;
+  addedIds?: number[] | null;
 }
 
 /** image/upload and marker/upload: the file types each accepts. */

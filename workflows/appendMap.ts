@@ -44,7 +44,7 @@ export async function appendMap(input: AppendMapInput): Promise<AppendMapResult>
       parsing.parseFile({ requestId: input.requestId, userId: input.userId, mapId: input.mapId, blobKey: input.blobKey, fileType: input.fileType }),
     );
     const fileType = parsed.format ? GUESSED_FORMAT_FILE_TYPES[parsed.format] : input.fileType;
-    const { map, added } = await writing.appendToMap({
+    const { map, added, revision, addedIds } = await writing.appendToMap({
       requestId: input.requestId,
       mapId: input.mapId,
       userId: input.userId,
@@ -53,7 +53,7 @@ export async function appendMap(input: AppendMapInput): Promise<AppendMapResult>
       keepSubgroups: keepsSubgroups(fileType),
       deadline,
     });
-    return { map, import: { features: added, skipped: parsed.skipped }, ...(parsed.format ? { format: parsed.format } : {}) };
+    return { map, import: { features: added, skipped: parsed.skipped }, ...(parsed.format ? { format: parsed.format } : {}), ...(revision !== undefined ? { revision, addedIds } : {}) };
   } catch (error) {
     throw toWorkflowFailure(error, limitMs);
   } finally {

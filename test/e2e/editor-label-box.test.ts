@@ -214,7 +214,10 @@ describe('text labels and box selection in the editor', () => {
     await expect.poll(() => heading.textContent()).toBe('No items selected');
     expect(await saveButton(page).textContent()).toBe('Save (3)');
     await expect.poll(() => page.locator('.item-list .item').count()).toBe(2);
+    // Said under the toolbar with an Undo (issue 26, item 8); Ctrl+Z does the same and takes the line away.
+    expect(await page.locator('.undo-toast').textContent()).toBe('3 items deleted. Undo');
     await page.keyboard.press('Control+z');
+    await expect.poll(() => page.locator('.undo-toast').isVisible()).toBe(false);
     await expect.poll(() => page.locator('.item-list .item').count()).toBe(5);
     await page.keyboard.press('Control+Shift+z');
     await save();
@@ -225,7 +228,9 @@ describe('text labels and box selection in the editor', () => {
     // On a phone: the panel and the toolbar fit.
     const phone = await loggedIn(user.username, 375);
     const small = await openMap(phone.page, map.path, { edit: true });
-    await phone.page.getByRole('button', { name: 'Select several items: drag a box' }).click();
+    // Box is in the toolbar's More menu on a phone.
+    await phone.page.getByRole('button', { name: 'More tools' }).click();
+    await phone.page.getByRole('menuitemradio', { name: 'Select several items: drag a box' }).click();
     await dragBox(phone.page, [small.x + 5, small.y + 5], [small.x + small.width - 5, small.y + small.height - 5]);
     await expect.poll(() => phone.page.locator('.selection-panel h2').textContent()).toBe('2 items selected');
     await phone.page.waitForTimeout(300);

@@ -22,7 +22,7 @@ async function newMap(key: string, description = '', visibility = 'public') {
   return { id: answer.id as number, path: new URL(answer.url as string).pathname };
 }
 
-const descriptionOf = (html: string) => /<div class="description">([\s\S]*?)<\/div><h2[\s>]/.exec(html)?.[1];
+const descriptionOf = (html: string) => /<div class="description">([\s\S]*?)<\/div><\/header>/.exec(html)?.[1];
 const storedHtml = async (id: number) => (await service.db('maps').where({ id }).first('description_html')).description_html as string | null;
 
 describe('a map description on its page', () => {

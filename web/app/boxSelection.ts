@@ -15,6 +15,8 @@ export interface BoxSelectionOptions {
   applyStep(step: Step): void;
   /** Done: the person is finished with the selection (the editor goes back to Select). */
   done(): void;
+  /** Delete all deleted `count` items (the editor says so, with an Undo). */
+  deleted(count: number): void;
 }
 
 const copy = (feature: MapFeature): MapFeature => JSON.parse(JSON.stringify(feature)) as MapFeature;
@@ -75,16 +77,18 @@ export class BoxSelection {
   }
 
   removeAll(): void {
-    this.edit(() => null);
+    const count = this.edit(() => null);
+    if (count > 0) this.options.deleted(count);
   }
 
-  /** One step of the history: each selected item as `change` makes it (undefined: left as it is). */
-  private edit(change: (feature: MapFeature) => MapFeature | null | undefined): void {
+  /** One step of the history: each selected item as `change` makes it (undefined: left as it is); how many it changed. */
+  private edit(change: (feature: MapFeature) => MapFeature | null | undefined): number {
     const edits = [...this.ids].flatMap((id) => {
       const before = this.options.state.features.get(id);
       const after = before && change(before);
       return before && after !== undefined ? [{ id, before, after }] : [];
     });
     if (edits.length > 0) this.options.applyStep({ edits });
+    return edits.length;
   }
 }

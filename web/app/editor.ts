@@ -29,6 +29,8 @@ import { isEditable, type Drawing, type DrawTool, type MapFeature, type MapView 
 import { imageValueOf, type ImageAnswer } from './mediaUpload.js';
 import { PhotoTool } from './photoTool.js';
 import type { PlaceSearch } from './placeSearch.js';
+import { ToolbarOverflow } from './toolbarOverflow.js';
+import { UndoToast } from './undoToast.js';
 
 export interface EditorOptions {
   view: MapView;
@@ -103,6 +105,7 @@ export function startEditor(options: EditorOptions): Editor {
     options.features,
     options.revision,
     (id, feature) => {
+      deletedToast.hide(); // the next edit: the delete's Undo line goes
       if (batch) return void batch.set(id, feature);
       if (drawing.editing() === id) followEdited(id, feature);
       if (!feature) view.removeFeatures([id]);
@@ -173,7 +176,21 @@ export function startEditor(options: EditorOptions): Editor {
   if (importer) toolbar.append(importer);
   const historyButton = element('button', { type: 'button', 'aria-pressed': 'false', 'aria-label': 'History: earlier versions of the map' }, 'History');
   toolbar.append(historyButton);
-  options.toolbarHost.append(toolbar, status);
+  // One row: what does not fit goes into More (a phone), the drawing tools and Undo kept longest.
+  const overflow = new ToolbarOverflow(toolbar, [
+    ...(['select', 'point', 'linestring', 'polygon'] as const).map((name) => toolButtons.get(name)!),
+    undoButton,
+    redoButton,
+    editButton,
+    toolButtons.get('box')!,
+    toolButtons.get('text')!,
+    ...(photo ? [photo.button] : []),
+    ...(importer ? [importer] : []),
+    historyButton,
+  ]);
+  // "Point deleted. Undo" under the toolbar after a delete, until the next action.
+  const deletedToast = new UndoToast(() => view.keyboardElement());
+  options.toolbarHost.append(toolbar, status, deletedToast.root);
 
   showList();
   const media =
@@ -191,7 +208,11 @@ export function startEditor(options: EditorOptions): Editor {
     media,
   );
   options.panelHost.prepend(panel.root);
-  const boxed = new BoxSelection({ state, view, panelHost: options.panelHost, applyStep: (step) => batched(() => state.applyStep(step)), done: () => setTool('select') });
+  const boxed = new BoxSelection({ state, view, panelHost: options.panelHost, applyStep: (step) => batched(() => state.applyStep(step)),
+    done: () => setTool('select'),
+    // Delete all: said with an Undo that brings them back (the step is the last one until the line goes).
+    deleted: (count) => deletedToast.show(`${count} ${count === 1 ? 'item' : 'items'} deleted.`, () => undo()),
+  });
   // While a version is previewed the map shows it, not the map's items: nothing is edited meanwhile.
   const history = options.versionsUrl
     ? new HistoryPanel({
@@ -329,6 +350,7 @@ export function startEditor(options: EditorOptions): Editor {
 
   function select(id: number | undefined): void {
     if (selected === id) return;
+    if (id !== undefined) deletedToast.hide();
     finishShapeEdit();
     const feature = id === undefined ? undefined : state.features.get(id);
     selected = feature ? id : undefined;
@@ -352,8 +374,13 @@ export function startEditor(options: EditorOptions): Editor {
     panel.hide();
     keyboard.refresh();
     if (before) state.apply({ id, before, after: null });
-    announce(`${before ? kindOf(before)[1] : 'Item'} deleted.`);
     returnFocus(undefined, view.keyboardElement());
+    // Said (and announced) with an Undo that brings the item back, selected, its Title focused.
+    deletedToast.show(`${before ? kindOf(before)[1] : 'Item'} deleted.`, () => {
+      if (!state.features.has(id)) undo();
+      select(id);
+      if (selected === id) panel.focusTitle();
+    });
   }
 
   function undo(): void {
@@ -382,6 +409,7 @@ export function startEditor(options: EditorOptions): Editor {
   }
 
   function setTool(next: Tool): void {
+    if (next !== tool) deletedToast.hide();
     if (next !== 'select') select(undefined);
     tool = next;
     drawing.setTool(next === 'text' ? 'point' : next === 'box' ? 'select' : next);
@@ -432,6 +460,7 @@ export function startEditor(options: EditorOptions): Editor {
     if (photo) photo.button.disabled = previewing || photo.busy();
     options.places?.setAdd(editing && !previewing ? addPlace : undefined);
     if (previewing) undoButton.disabled = redoButton.disabled = true;
+    overflow.refresh();
   }
 
   // ---- saving

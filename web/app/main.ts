@@ -4,6 +4,7 @@
 import { MAP_CONFIG_ID, MAP_HOLDER_SELECTOR, type MapPageConfig } from '../../lib/mapPageConfig.js';
 import { createMapView, type MapFeature } from './mapAdapter.js';
 import { startCopyButtons } from './copyButtons.js';
+import { startDescriptionToggle } from './descriptionToggle.js';
 import { startEditor } from './editor.js';
 import type { MapGroup } from './groups.js';
 import { startListKeyboard } from './listKeyboard.js';
@@ -132,4 +133,5 @@ async function start(): Promise<void> {
 }
 
 startCopyButtons();
+startDescriptionToggle();
 void start();

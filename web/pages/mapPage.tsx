@@ -271,7 +271,7 @@ function BasemapNotice({ fallback }: { fallback: Fallback }) {
 export function MapPage(props: MapPageProps) {
   return (
     <div class="map-page">
-      {/* The title above the map on a phone, at the top of the side panel on a wider screen (site.css). */}
+      {/* The title and the description above the map on a phone, at the top of the side panel on a wider screen (site.css). */}
       <header class="map-heading">
         <h1>{props.title}</h1>
         <p class="meta">
@@ -288,6 +288,8 @@ export function MapPage(props: MapPageProps) {
             </>
           ) : null}
         </p>
+        {/* Above the map on a phone too: its first lines, the rest behind "Read more" (web/app/descriptionToggle.ts). */}
+        {props.descriptionHtml ? <div class="description" dangerouslySetInnerHTML={{ __html: props.descriptionHtml }} /> : null}
       </header>
       {/* The map (and the editor's toolbar over it) before the side panel in the reading order; site.css places them. */}
       <a class="skip-link" href="#items">
@@ -300,7 +302,6 @@ export function MapPage(props: MapPageProps) {
       <aside class="side-panel" aria-label="About this map">
         {props.settings ? <MapSettingsPanel {...props.settings} /> : null}
         {props.basemapNotice ? <BasemapNotice fallback={props.basemapNotice} /> : null}
-        {props.descriptionHtml ? <div class="description" dangerouslySetInnerHTML={{ __html: props.descriptionHtml }} /> : null}
         <ItemList tree={props.tree} />
         <Share link={props.link} embedCode={props.embedCode} embedCodeWithPanel={props.embedCodeWithPanel} unlisted={props.unlisted} visibility={props.visibility} openUp={props.openUp} />
         <Downloads path={props.path} />
