@@ -15,6 +15,7 @@ import { MAX_FEATURES, type DocumentHead } from '../lib/geojson/model.js';
 import { checkMapBytes } from '../lib/geojson/sizeLimits.js';
 import type { AppendParsedInput, AppendParsedResult } from '../lib/jobContracts.js';
 import { summaryOf } from '../lib/mapSummary.js';
+import { MAX_EVENT_IDS } from '../lib/webhooks/model.js';
 import type { ActivityDeps } from './deps.js';
 import { failingOnBadInput } from './failures.js';
 import { faultAfterLines, faultPoint } from './faultPoints.js';
@@ -33,46 +34,50 @@ function placedLines(source: DocumentFileSource, file: DocumentFile, plan: Appen
   return { lines: joinedLines(lines()), written };
 }
 
-export function makeAppendToMap({ db, blobs }: ActivityDeps) {
+export function makeAppendToMap(deps: ActivityDeps) {
   return async function appendToMap(input: AppendParsedInput): Promise<AppendParsedResult> {
-    return failingOnBadInput(async () => {
-      requireMapAccess(await findMapWithRole(db, input.mapId, input.userId), input.mapId, input.userId, 'edit');
-      const parsed = input.parsed;
-      const file = { key: parsed.parsedKey, rowBytes: parsed.rowBytes };
-      const fileHead = await readDocumentHead(blobs, file); // the document without its features
-      const outcome = await appendFeatures(db, {
-        mapId: input.mapId,
-        requestId: input.requestId,
-        userId: input.userId,
-        prepare: (current): PreparedAppend => {
-          const total = current.featureCount + parsed.features;
-          if (total > MAX_FEATURES) {
-            throw new AppError('too_many_features', `The map would have ${total} items; a map holds at most ${MAX_FEATURES}.`);
-          }
-          const mapHead = JSON.parse(current.head) as DocumentHead;
-          const plan = planAppend({ groups: mapHead.groups ?? [], nextFeatureId: current.nextFeatureId }, fileHead, {
-            newGroupTitle: input.newGroup,
-            keepSubgroups: input.keepSubgroups,
-          });
-          const head = JSON.stringify(appendedHead(mapHead, plan));
-          const common = { head, added: parsed.features, media: parsed.media };
-          if (plan.keepsGroups && parsed.sequentialIds && current.nextFeatureId === 1) {
-            // The features keep their ids (1, 2, 3 …) and groups: they go in as the parser wrote them.
-            return {
-              ...common,
-              lines: faultAfterLines(rowLineBytes(blobs, file)),
-              written: () => ({ featureBytes: parsed.featureBytes, nextFeatureId: parsed.maxFeatureId + 1 }),
-            };
-          }
-          const placed = placedLines(blobs, file, plan);
-          return { ...common, lines: faultAfterLines(placed.lines), written: () => ({ featureBytes: placed.written.featureBytes, nextFeatureId: placed.written.maxId + 1 }) };
-        },
-        checkSize: checkMapBytes,
-        deadline: input.deadline,
-      });
-      if (!outcome) throw new AppError('map_not_found', `There is no map with the id ${input.mapId}.`);
-      await faultPoint('after-commit');
-      return { map: summaryOf(outcome.record), added: outcome.added };
-    });
+    return failingOnBadInput(() => appendParsedFile(deps, input));
   };
+}
+
+/** Appends a parsed document file (parseFile's) to the map: what appendToMap does. */
+export async function appendParsedFile({ db, blobs }: ActivityDeps, input: AppendParsedInput): Promise<AppendParsedResult> {
+  requireMapAccess(await findMapWithRole(db, input.mapId, input.userId), input.mapId, input.userId, 'edit');
+  const parsed = input.parsed;
+  const file = { key: parsed.parsedKey, rowBytes: parsed.rowBytes };
+  const fileHead = await readDocumentHead(blobs, file); // the document without its features
+  const outcome = await appendFeatures(db, {
+    mapId: input.mapId,
+    requestId: input.requestId,
+    userId: input.userId,
+    prepare: (current): PreparedAppend => {
+      const total = current.featureCount + parsed.features;
+      if (total > MAX_FEATURES) {
+        throw new AppError('too_many_features', `The map would have ${total} items; a map holds at most ${MAX_FEATURES}.`);
+      }
+      const mapHead = JSON.parse(current.head) as DocumentHead;
+      const plan = planAppend({ groups: mapHead.groups ?? [], nextFeatureId: current.nextFeatureId }, fileHead, {
+        newGroupTitle: input.newGroup,
+        keepSubgroups: input.keepSubgroups,
+      });
+      const head = JSON.stringify(appendedHead(mapHead, plan));
+      const common = { head, added: parsed.features, media: parsed.media };
+      if (plan.keepsGroups && parsed.sequentialIds && current.nextFeatureId === 1) {
+        // The features keep their ids (1, 2, 3 …) and groups: they go in as the parser wrote them.
+        return {
+          ...common,
+          lines: faultAfterLines(rowLineBytes(blobs, file)),
+          written: () => ({ featureBytes: parsed.featureBytes, nextFeatureId: parsed.maxFeatureId + 1 }),
+        };
+      }
+      const placed = placedLines(blobs, file, plan);
+      return { ...common, lines: faultAfterLines(placed.lines), written: () => ({ featureBytes: placed.written.featureBytes, nextFeatureId: placed.written.maxId + 1 }) };
+    },
+    checkSize: checkMapBytes,
+    deadline: input.deadline,
+    maxIds: MAX_EVENT_IDS,
+  });
+  if (!outcome) throw new AppError('map_not_found', `There is no map with the id ${input.mapId}.`);
+  await faultPoint('after-commit');
+  return { map: summaryOf(outcome.record), added: outcome.added, revision: outcome.revision, addedIds: outcome.addedIds };
 }

@@ -11,6 +11,9 @@
 // The points, in the order an import passes them:
 //   mid-parse       in the parser thread, once the first feature is written to the document file
 //   after-staging   the parsed document file is stored in the blob store; parseFile has not returned
+//                   (an upload that writes while it parses, uploadDuringParse: the file is parsed
+//                   whole and its rows are in the COPY, nothing committed; the parse's output is
+//                   still a scratch file)
 //   in-transaction  createMap/appendToMap: every feature row sent into the COPY, nothing committed
 //   after-commit    createMap/appendToMap: the transaction committed; the activity has not returned
 // and in the stored files' activities:

@@ -1,6 +1,7 @@
 // Every activity, built over injected dependencies. Activity names are a persisted contract:
 // the keys of this object are what workflows call.
 import type { Client } from '@temporalio/client';
+import { makeAppendDuringParse } from './appendDuringParse.js';
 import { makeAppendToMap } from './appendToMap.js';
 import { makeCreateMap } from './createMap.js';
 import { makeDeleteBlobs } from './deleteBlobs.js';
@@ -10,6 +11,7 @@ import { makeParseFile } from './parseFile.js';
 import { makePruneMapVersions } from './pruneMapVersions.js';
 import { makeRenderMapImage } from './renderMapImage.js';
 import { makeStartMapImage } from './startMapImage.js';
+import { makeUploadDuringParse } from './uploadDuringParse.js';
 import { makeStoreMediaUpload } from './storeMediaUpload.js';
 import { makeSweepOrphanBlobs } from './sweepOrphanBlobs.js';
 import { makeEmitWebhookEvent, makeGiveUpWebhook, makeSendWebhook } from './webhooks.js';
@@ -21,7 +23,9 @@ export function createActivities(deps: ActivityDeps, parsers: ParserPool, tempor
   return {
     parseFile: makeParseFile(deps, parsers),
     createMap: makeCreateMap(deps),
+    uploadDuringParse: makeUploadDuringParse(deps, parsers),
     appendToMap: makeAppendToMap(deps),
+    appendDuringParse: makeAppendDuringParse(deps, parsers),
     deleteBlobs: makeDeleteBlobs(deps),
     startMapImage: makeStartMapImage(temporal),
     sweepOrphanBlobs: makeSweepOrphanBlobs(deps),

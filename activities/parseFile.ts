@@ -13,7 +13,7 @@ import { REQUEST_PREFIXES } from '../lib/blobs/blobStore.js';
 import type { ActivityDeps } from './deps.js';
 import { failingOnBadInput } from './failures.js';
 import { faultPoint } from './faultPoints.js';
-import type { ParserPool } from './parserPool.js';
+import type { ParsedFile, ParserPool } from './parserPool.js';
 import { storeImportMedia } from './storeImportMedia.js';
 
 
@@ -33,35 +33,7 @@ export function makeParseFile(deps: ActivityDeps, parsers: ParserPool) {
           { fileType: input.fileType, inputFile, outputFile, options: { publicUrl } },
           context.cancellationSignal,
         );
-        let file: DocumentFile = { key: (await blobs.adoptFile(REQUEST_PREFIXES.parsed, outputFile)).key, rowBytes: parsed.rowBytes };
-        await faultPoint('after-staging');
-        let featureBytes = parsed.featureBytes;
-        let { skipped, references } = parsed;
-        if (parsed.media.length > 0 || parsed.imageIds.length > 0) {
-          try {
-            const { links, notes } = await storeImportMedia(deps, { ...input, media: parsed.media, imageIds: parsed.imageIds });
-            const linked = await linkDocumentMedia(deps, file, links);
-            skipped = capSkipped([...skipped, ...notes, ...linked.notes]);
-            references = linked.references;
-            file = linked.file;
-            featureBytes = linked.featureBytes;
-          } catch (error) {
-            await blobs.delete(file.key);
-            throw error;
-          }
-        }
-        return {
-          parsedKey: file.key,
-          rowBytes: file.rowBytes,
-          featureBytes,
-          maxFeatureId: parsed.maxFeatureId,
-          features: parsed.features,
-          skipped,
-          media: references,
-          sequentialIds: parsed.sequentialIds,
-          name: parsed.name,
-          ...(parsed.format === undefined ? {} : { format: parsed.format }),
-        };
+        return await keepParsedFile(deps, input, parsed, outputFile);
       } finally {
         clearInterval(beat);
         await blobs.discardFile(outputFile);
@@ -69,6 +41,43 @@ export function makeParseFile(deps: ActivityDeps, parsers: ParserPool) {
         if (inputFile !== undefined) await blobs.discardFile(inputFile);
       }
     });
+  };
+}
+
+/**
+ * The parsed document file stored for the write (in the blob store), the media the file holds
+ * stored and the document's references pointed at it; what parseFile answers.
+ */
+export async function keepParsedFile(deps: ActivityDeps, input: ParseFileInput, parsed: ParsedFile, outputFile: string): Promise<ParseFileResult> {
+  const { blobs } = deps;
+  let file: DocumentFile = { key: (await blobs.adoptFile(REQUEST_PREFIXES.parsed, outputFile)).key, rowBytes: parsed.rowBytes };
+  await faultPoint('after-staging');
+  let featureBytes = parsed.featureBytes;
+  let { skipped, references } = parsed;
+  if (parsed.media.length > 0 || parsed.imageIds.length > 0) {
+    try {
+      const { links, notes } = await storeImportMedia(deps, { ...input, media: parsed.media, imageIds: parsed.imageIds });
+      const linked = await linkDocumentMedia(deps, file, links);
+      skipped = capSkipped([...skipped, ...notes, ...linked.notes]);
+      references = linked.references;
+      file = linked.file;
+      featureBytes = linked.featureBytes;
+    } catch (error) {
+      await blobs.delete(file.key);
+      throw error;
+    }
+  }
+  return {
+    parsedKey: file.key,
+    rowBytes: file.rowBytes,
+    featureBytes,
+    maxFeatureId: parsed.maxFeatureId,
+    features: parsed.features,
+    skipped,
+    media: references,
+    sequentialIds: parsed.sequentialIds,
+    name: parsed.name,
+    ...(parsed.format === undefined ? {} : { format: parsed.format }),
   };
 }
 

@@ -44,7 +44,8 @@ export class ParserPool {
   async parse(task: ParserTask, signal: AbortSignal): Promise<ParsedFile> {
     let result: ParserThreadResult;
     try {
-      result = await this.threads.run(task, { signal });
+      // A port for the rows (task.rows) moves into the thread.
+      result = await this.threads.run(task, { signal, ...(task.rows ? { transferList: [task.rows.port] } : {}) });
     } catch (error) {
       if (signal.aborted) throw signal.reason ?? error;
       if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {

@@ -2,6 +2,7 @@
 // writing the document file (lib/formats/documentFile.ts) feature by feature. Every failure
 // becomes a plain message, because only structured-cloneable values cross the thread boundary.
 // With the file type 'guess' the format is first told from the content (lib/formats/guessFormat.ts).
+import type { MessagePort } from 'node:worker_threads';
 import { AppError } from '../lib/errors.js';
 import { faultingSink } from './faultPoints.js';
 import { PARSERS } from '../lib/formats/index.js';
@@ -23,6 +24,12 @@ export interface ParserTask {
   /** Where the document file goes (created empty by the caller). */
   outputFile: string;
   options: Omit<ParseOptions, 'sink'>;
+  /**
+   * The row lines also go through this port as they are written (each write's bytes, a buffer
+   * transferred), numbered from `firstId` when given; a message `null` follows the last one when the file
+   * is parsed whole. A file that fails sends no `null`.
+   */
+  rows?: { port: MessagePort; firstId?: number };
 }
 
 export type ParserThreadResult =
@@ -57,8 +64,9 @@ export async function parseInThread(task: ParserTask): Promise<ParserThreadResul
   }
 }
 
-async function parse({ fileType, inputFile, outputFile, options }: ParserTask): Promise<ParserThreadResult> {
-  const writer = new FeatureFileWriter(outputFile);
+async function parse({ fileType, inputFile, outputFile, options, rows }: ParserTask): Promise<ParserThreadResult> {
+  const stream = rows && { firstId: rows.firstId, rows: (bytes: Uint8Array<ArrayBuffer>) => rows.port.postMessage(bytes, [bytes.buffer]) };
+  const writer = new FeatureFileWriter(outputFile, undefined, stream);
   try {
     const input = fileInput(inputFile);
     const format = fileType === 'guess' ? await guessFormat(input) : undefined;
@@ -66,6 +74,7 @@ async function parse({ fileType, inputFile, outputFile, options }: ParserTask): 
     const { document, skipped, media, name } = await parser(input, { ...options, sink: faultingSink(writer) });
     const { features: _none, ...head } = document;
     const { rowBytes, featureBytes } = writer.finish(head);
+    rows?.port.postMessage(null);
     return {
       ok: true,
       rowBytes,

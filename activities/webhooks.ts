@@ -5,7 +5,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { findDelivery, giveUpDelivery, insertDeliveries, recordAttempt } from '../db/webhooks.js';
 import { errorFields, log } from '../lib/observability/logger.js';
-import { publicOnlyFetch } from '../lib/net/publicOnlyFetch.js';
+import { guardedFetch, publicOnlyFetch } from '../lib/net/publicOnlyFetch.js';
 import { emitWebhookEvent, webhookStarter } from '../lib/webhooks/emit.js';
 import { DEFAULT_WEBHOOK_SETTINGS, WEBHOOK_RESPONSE_CAP_BYTES, WEBHOOK_TIMEOUT_MS, webhookSignature, webhookUrlProblem, type WebhookEvent } from '../lib/webhooks/model.js';
 import type { ActivityDeps } from './deps.js';
@@ -42,8 +42,10 @@ async function readCapped(response: Response, cap: number): Promise<void> {
 }
 
 export function makeSendWebhook(deps: ActivityDeps) {
+  const settings = deps.webhooks ?? DEFAULT_WEBHOOK_SETTINGS;
+  // One connection pool for every delivery: public addresses only unless allowed, the operator's CAs trusted.
+  const fetcher = settings.allowPrivate || settings.ca !== undefined ? guardedFetch({ allowPrivate: settings.allowPrivate, ca: settings.ca }) : publicOnlyFetch;
   return async function sendWebhook(input: { deliveryId: number }): Promise<{ responseCode: number }> {
-    const settings = deps.webhooks ?? DEFAULT_WEBHOOK_SETTINGS;
     const delivery = await findDelivery(deps.db, input.deliveryId);
     if (!delivery) throw ApplicationFailure.nonRetryable('The endpoint was deleted.', 'WebhookGone');
     if (delivery.status === 'delivered') return { responseCode: delivery.responseCode ?? 200 };
@@ -54,7 +56,6 @@ export function makeSendWebhook(deps: ActivityDeps) {
       throw ApplicationFailure.nonRetryable(problem, 'WebhookGone');
     }
     const t = Math.floor(Date.now() / 1000);
-    const fetcher = settings.allowPrivate ? globalThis.fetch : publicOnlyFetch;
     let responseCode: number | null = null;
     let error: string | null = null;
     try {

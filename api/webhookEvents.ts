@@ -6,7 +6,7 @@ import { insertDeliveries } from '../db/webhooks.js';
 import type { Config } from '../lib/config.js';
 import { errorFields, log } from '../lib/observability/logger.js';
 import { emitWebhookEvent, webhookStarter } from '../lib/webhooks/emit.js';
-import { webhookSettingsOf, type WebhookEvent } from '../lib/webhooks/model.js';
+import { eventIdOf, MAX_EVENT_IDS, webhookSettingsOf, type WebhookEvent } from '../lib/webhooks/model.js';
 import type { JobGateway } from './jobs.js';
 
 export interface WebhookDeps {
@@ -48,9 +48,28 @@ export const changedSettings = (changes: object): string[] =>
     .filter(([key, value]) => value !== undefined && key in SETTING_NAMES)
     .map(([key]) => SETTING_NAMES[key]!);
 
-/** map.features_changed's data: the revision after the change and the ids it added, changed and deleted. */
+/**
+ * map.features_changed's data: the revision after the change and the ids it added, changed and
+ * deleted. A change of more than MAX_EVENT_IDS items (a large import or restore) sends the counts
+ * and `ids_omitted: true` instead of the lists: the receiver reads map/changes since its revision.
+ */
 export const featuresChanged = (mapId: number, revision: number, ids: { added: readonly number[]; changed: readonly number[]; deleted: readonly number[] }): WebhookEvent => ({
   type: 'map.features_changed',
   mapId,
-  data: { revision, added_ids: [...ids.added], changed_ids: [...ids.changed], deleted_ids: [...ids.deleted] },
+  data:
+    ids.added.length + ids.changed.length + ids.deleted.length > MAX_EVENT_IDS
+      ? { revision, ids_omitted: true, added_count: ids.added.length, changed_count: ids.changed.length, deleted_count: ids.deleted.length }
+      : { revision, added_ids: [...ids.added], changed_ids: [...ids.changed], deleted_ids: [...ids.deleted] },
+});
+
+/**
+ * map.features_changed of an append (map/append, the editor's Import): the ids it added, or its
+ * count when they are not at hand. Its id comes from the request's, so the same append answered
+ * again (an Idempotency-Key) is delivered once.
+ */
+export const featuresAppended = (requestId: string, mapId: number, revision: number, addedIds: readonly number[] | null | undefined, added: number): WebhookEvent => ({
+  ...(addedIds
+    ? featuresChanged(mapId, revision, { added: addedIds, changed: [], deleted: [] })
+    : { type: 'map.features_changed' as const, mapId, data: { revision, ids_omitted: true, added_count: added, changed_count: 0, deleted_count: 0 } }),
+  id: eventIdOf('map.features_changed', requestId),
 });

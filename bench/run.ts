@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, each running its reference beside our code in the same run.
 // Results are printed and written to bench/out/results.json. `npm run bench -- imports` (or
-// `latency`, `big`, `images`, `render`, `editor`, `versions`, `xlsx`, `blobs`, `limits`, `load`, `accounts`, `places`, `basemap`, `basemap-page`, `description`, `features`, `ogc`) runs one of them.
+// `latency`, `big`, `images`, `render`, `editor`, `versions`, `xlsx`, `blobs`, `limits`, `load`, `accounts`, `places`, `basemap`, `basemap-page`, `description`, `features`, `ogc`, `webhooks`) runs one of them.
 import fs from 'node:fs';
 import { benchAccountPages } from './accountPages.js';
 import { benchApiLatency } from './apiLatency.js';
@@ -19,6 +19,7 @@ import { benchPlaces } from './places.js';
 import { benchRateLimiter } from './rateLimiter.js';
 import { benchRender } from './render.js';
 import { benchVersions } from './versions.js';
+import { benchWebhooks } from './webhooks.js';
 import { benchXlsxDownload } from './xlsxDownload.js';
 import { benchStoredFileSweep } from './storedFileSweep.js';
 
@@ -89,6 +90,12 @@ if (!only || only === 'features') {
   console.log('The per-feature API on a 200,000-feature map against a 1,000-feature one: pages, bbox, group, feature/get, map/changes …');
   results.featurePages = await benchFeaturePages();
   console.log(JSON.stringify(results.featurePages, null, 2));
+}
+if (!only || only === 'webhooks') {
+  console.log('Webhook delivery latency: feature/save → the receiver\'s 200, over HTTP and HTTPS, one save at a time and 20 at once …');
+  const webhooks = await benchWebhooks();
+  results.webhooks = webhooks;
+  console.table(webhooks.rows);
 }
 if (!only || only === 'versions') {
   console.log('Map versions on a 100,000-point map: a save keeping its version as changes, against a snapshot per save …');

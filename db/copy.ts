@@ -79,6 +79,20 @@ export async function copyFeatureRows(trx: Knex.Transaction, mapId: number, line
   return written;
 }
 
+/**
+ * Row lines for a COPY in a transaction that stays open while they are made (a file streamed as
+ * it is parsed): as they come on PostgreSQL, where the transaction holds one of the pool's
+ * connections; on PGlite, whose one connection serves every request, gathered first, so that its
+ * transaction holds it for the write only and never through a parse (other users wait no longer
+ * than for the write). A parse that fails fails here, before any transaction.
+ */
+export async function linesForOpenTransaction(db: Db, lines: RowLines): Promise<RowLines> {
+  if (usesPg(db)) return lines;
+  const gathered: (Buffer | string)[] = [];
+  for await (const chunk of lines) gathered.push(chunk);
+  return gathered;
+}
+
 async function copyLines(trx: Knex.Transaction, prefix: Buffer, lines: RowLines): Promise<number> {
   if (!usesPg(trx)) return copyIntoPglite(trx, prefix, lines);
   const connection = (await trx.client.acquireConnection()) as pg.Client;

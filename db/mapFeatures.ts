@@ -44,6 +44,17 @@ export interface AppendFeatures {
   checkSize(bytes: number): void;
   /** The write is cancelled and rolled back when it would end later (a file request's processing limit). */
   deadline?: Deadline;
+  /** The appended ids are answered when there are at most this many (for the webhook event). */
+  maxIds: number;
+}
+
+/** An append done: the map, the features added, the revision it made and their ids (null: more than `maxIds`, or a repeated request). */
+export interface AppendOutcome {
+  record: MapRecord;
+  added: number;
+  alreadyApplied: boolean;
+  revision: number;
+  addedIds: number[] | null;
 }
 
 /**
@@ -54,14 +65,15 @@ export interface AppendFeatures {
 export async function appendFeatures(
   db: Db,
   spec: AppendFeatures,
-): Promise<{ record: MapRecord; added: number; alreadyApplied: boolean } | undefined> {
+): Promise<AppendOutcome | undefined> {
   return translating(() => db.transaction(async (trx) => {
     await timeLeft(trx, spec.deadline);
     const map = await trx('maps').select('head', 'feature_count', 'next_feature_id').where({ id: spec.mapId }).forUpdate().first();
     if (!map) return undefined;
     const done = await trx('import_requests').select('features_added').where({ request_id: spec.requestId }).first();
     if (done) {
-      return { record: (await findMapRecord(trx, spec.mapId))!, added: done.features_added, alreadyApplied: true };
+      const revision = Number((await trx('maps').where({ id: spec.mapId }).first('revision')).revision);
+      return { record: (await findMapRecord(trx, spec.mapId))!, added: done.features_added, alreadyApplied: true, revision, addedIds: null };
     }
     const append = spec.prepare({ head: map.head, featureCount: Number(map.feature_count), nextFeatureId: Number(map.next_feature_id) });
     await timeLeft(trx, spec.deadline);
@@ -79,13 +91,16 @@ export async function appendFeatures(
         revision: trx.raw('revision + 1'),
         modified_at: trx.fn.now(),
       })
-      .returning('content_bytes');
+      .returning(['content_bytes', 'revision']);
     spec.checkSize(Number(updated.content_bytes));
     await addMedia(trx, spec.mapId, append.media);
     await closeVersion(trx, versionId, spec.mapId, { added: append.added, changed: 0, deleted: 0, ...(append.head !== map.head ? { headBefore: map.head } : {}) });
     await trx('import_requests').insert({ request_id: spec.requestId, map_id: spec.mapId, features_added: append.added });
+    // The appended rows are those from the map's next id on (ids are given upwards from it).
+    const idRows = append.added > spec.maxIds ? [] : await trx('map_features').where({ map_id: spec.mapId }).andWhere('feature_id', '>=', Number(map.next_feature_id)).orderBy('feature_id').limit(spec.maxIds + 1).pluck('feature_id');
+    const addedIds = append.added > spec.maxIds || idRows.length !== append.added ? null : idRows.map(Number);
     stillInTime(spec.deadline);
-    return { record: (await findMapRecord(trx, spec.mapId))!, added: append.added, alreadyApplied: false };
+    return { record: (await findMapRecord(trx, spec.mapId))!, added: append.added, alreadyApplied: false, revision: Number(updated.revision), addedIds };
   }));
 }
 

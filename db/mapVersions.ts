@@ -170,7 +170,9 @@ export async function versionContent(db: Db, mapId: number, versionId: number): 
   );
 }
 
-export type RestoreOutcome = { restored: true; revision: number; added: number; changed: number; deleted: number } | { restored: false; reason: 'current' };
+export type RestoreOutcome =
+  | { restored: true; revision: number; added: number; changed: number; deleted: number; ids: { added: number[]; changed: number[]; deleted: number[] } }
+  | { restored: false; reason: 'current' };
 
 /**
  * Brings a version back as a new version (kind `restore`), in one transaction on the locked map
@@ -241,10 +243,15 @@ export async function restoreVersion(
       await recheckMedia(trx, mapId, media(removedRows));
       const wasThere = new Set(removedRows.map((row) => row.feature_id));
       const isBack = new Set(backRows.map((row) => row.feature_id));
-      const changed = backRows.filter((row) => wasThere.has(row.feature_id)).length;
-      const counts = { added: backRows.length - changed, changed, deleted: removedRows.filter((row) => !isBack.has(row.feature_id)).length };
+      const idsOf = (rows: Row[]) => rows.map((row) => Number(row.feature_id)).sort((a, b) => a - b);
+      const ids = {
+        added: idsOf(backRows.filter((row) => !wasThere.has(row.feature_id))),
+        changed: idsOf(backRows.filter((row) => wasThere.has(row.feature_id))),
+        deleted: idsOf(removedRows.filter((row) => !isBack.has(row.feature_id))),
+      };
+      const counts = { added: ids.added.length, changed: ids.changed.length, deleted: ids.deleted.length };
       await closeVersion(trx, restoredId, mapId, { ...counts, ...(head !== map.head ? { headBefore: map.head as string } : {}) });
-      return { restored: true, revision: Number(updated.revision), ...counts } as const;
+      return { restored: true, revision: Number(updated.revision), ...counts, ids } as const;
     }),
   );
 }

@@ -4,14 +4,14 @@
 // map_media rows exact in the same transaction (./mapMedia.ts).
 import type { Knex } from 'knex';
 import { jsonColumn, type Db } from './connection.js';
-import { copyFeatureRows } from './copy.js';
+import { copyFeatureRows, linesForOpenTransaction } from './copy.js';
 import { timeLeft, stillInTime, type Deadline } from './deadline.js';
 import { translating } from './errors.js';
 import { addMedia, replaceMedia } from './mapMedia.js';
 import { closeVersion, keepAllRowsBefore, keepNewIdsAbsent, openVersion } from './mapVersions.js';
 import { newLinkKey } from '../lib/linkKeys.js';
 import { newMapId } from '../lib/mapIds.js';
-import type { MapContent, MapDetail, MapImageFiles, MapRecord, MemberRole, Visibility } from '../lib/maps.js';
+import type { MapContent, MapDetail, MapImageFiles, MapRecord, MemberRole, RowLines, Visibility } from '../lib/maps.js';
 
 const recordColumns = [
   'm.id',
@@ -223,33 +223,78 @@ export async function insertMap(db: Db, map: NewMap): Promise<MapRecord> {
     const mapId = await chooseMapId(trx);
     // The features first: the owner's short names stay locked only for the moment of the insert.
     await writeFeatureRows(trx, mapId, map.content);
-    await timeLeft(trx, map.deadline);
-    const shortName = await freeShortName(trx, map.ownerId, map.shortNameBase);
-    await trx('maps').insert({
-      id: mapId,
-      owner_id: map.ownerId,
-      short_name: shortName,
-      title: map.title,
-      description: map.description,
-      description_html: map.descriptionHtml ?? null,
-      basemap: map.basemap,
-      visibility: map.visibility,
-      link_key: map.visibility === 'unlisted' ? newLinkKey() : null,
-      ...contentColumns(map.content),
-      next_feature_id: map.content.nextFeatureId,
-    });
-    await addMedia(trx, mapId, map.content.media);
-    await closeVersion(trx, await openVersion(trx, mapId, { kind: 'create', userId: map.ownerId }), mapId, { added: map.content.featureCount, changed: 0, deleted: 0 });
-    if (map.requestId) {
-      await trx('import_requests').insert({
-        request_id: map.requestId,
-        map_id: mapId,
-        features_added: map.content.featureCount,
-      });
-    }
-    stillInTime(map.deadline);
-    return (await findMapRecord(trx, mapId))!;
+    return insertMapRow(trx, mapId, map);
   }));
+}
+
+/** A new map whose rows stream in while its file is parsed: its content and title are known once they have all gone in. */
+export interface NewStreamedMap extends Omit<NewMap, 'content' | 'title' | 'shortNameBase'> {
+  /** The feature row lines as the parser writes them: they end when the file is parsed whole, and fail when it fails. */
+  lines: RowLines;
+  /**
+   * Once the lines have ended: the map's content (the rows as they went in), title and short
+   * name; `fallBack`: the rows cannot stay as they are (media to link), nothing is written.
+   */
+  settle(): Promise<Pick<NewMap, 'title' | 'shortNameBase'> & { content: Omit<MapContent, 'lines'> } | { fallBack: true }>;
+}
+
+class FallBack extends Error {}
+
+/**
+ * Creates a map whose rows stream into the database while its file is parsed, in one transaction
+ * (nothing of it is seen before the commit; a failed parse leaves nothing); 'fallBack' when
+ * `settle` says so (rolled back). With the same requestId, the map the first one created.
+ */
+export async function insertStreamedMap(db: Db, map: NewStreamedMap): Promise<MapRecord | 'fallBack'> {
+  const lines = await linesForOpenTransaction(db, map.lines);
+  try {
+    return await translating(() => db.transaction(async (trx) => {
+      if (map.requestId) {
+        const done = await trx('import_requests').select('map_id').where({ request_id: map.requestId }).first();
+        if (done) return (await findMapRecord(trx, Number(done.map_id)))!;
+      }
+      await timeLeft(trx, map.deadline);
+      const mapId = await chooseMapId(trx);
+      const written = await copyFeatureRows(trx, mapId, lines);
+      const settled = await map.settle();
+      if ('fallBack' in settled) throw new FallBack();
+      if (written !== settled.content.featureCount) throw new Error(`${written} feature rows written for ${settled.content.featureCount} features`);
+      return insertMapRow(trx, mapId, { ...map, ...settled, content: { ...settled.content, lines: () => [] } });
+    }));
+  } catch (error) {
+    if (error instanceof FallBack) return 'fallBack';
+    throw error;
+  }
+}
+
+/** The map's row, its media, its first version and its request, once its features are in. */
+async function insertMapRow(trx: Knex.Transaction, mapId: number, map: NewMap): Promise<MapRecord> {
+  await timeLeft(trx, map.deadline);
+  const shortName = await freeShortName(trx, map.ownerId, map.shortNameBase);
+  await trx('maps').insert({
+    id: mapId,
+    owner_id: map.ownerId,
+    short_name: shortName,
+    title: map.title,
+    description: map.description,
+    description_html: map.descriptionHtml ?? null,
+    basemap: map.basemap,
+    visibility: map.visibility,
+    link_key: map.visibility === 'unlisted' ? newLinkKey() : null,
+    ...contentColumns(map.content),
+    next_feature_id: map.content.nextFeatureId,
+  });
+  await addMedia(trx, mapId, map.content.media);
+  await closeVersion(trx, await openVersion(trx, mapId, { kind: 'create', userId: map.ownerId }), mapId, { added: map.content.featureCount, changed: 0, deleted: 0 });
+  if (map.requestId) {
+    await trx('import_requests').insert({
+      request_id: map.requestId,
+      map_id: mapId,
+      features_added: map.content.featureCount,
+    });
+  }
+  stillInTime(map.deadline);
+  return (await findMapRecord(trx, mapId))!;
 }
 
 export interface MapChanges {

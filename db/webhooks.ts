@@ -104,6 +104,9 @@ export async function insertDeliveries(
   if (hooks.length === 0) return [];
   const rows = await db('webhook_deliveries')
     .insert(hooks.map((hook) => ({ webhook_id: hook.id, event_id: event.eventId, event_type: event.type, payload: event.payload })))
+    // An event recorded before (the same id: a request answered again) is not delivered twice.
+    .onConflict(['webhook_id', 'event_id'])
+    .ignore()
     .returning('id');
   return rows.map((row) => Number(row.id));
 }

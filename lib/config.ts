@@ -4,6 +4,7 @@ import path from 'node:path';
 import ms from 'ms';
 import { z } from 'zod';
 import type { Basemap, ProviderKind } from './basemaps.js';
+import { readCaFile } from './net/caFile.js';
 import { parseExtraBasemaps } from './extraBasemaps.js';
 import { readBlobSettings, type BlobServe, type BlobStoreSettings } from './blobs/blobSettings.js';
 import { limitsConfigOf, limitsConfigProblem, limitsEnvShape, type LimitsConfig } from './limitsConfig.js';
@@ -58,6 +59,7 @@ const envSchema = z.object({
     .string()
     .refine((value) => durationMs(value) !== undefined, 'must be a duration such as 24h')
     .default('24h'),
+  WEBHOOK_CA_FILE: z.string().trim().min(1).optional(),
   PROVIDER_KEY_MAP_PLATFORM: z.string().trim().min(8).optional(),
   PROVIDER_KEY_LOCATION_PLATFORM: z.string().trim().min(8).optional(),
   PROVIDER_KEY_GIS_PLATFORM: z.string().trim().min(8).optional(),
@@ -149,6 +151,8 @@ export interface Config extends LimitsConfig {
   webhookRetryFirstMs: number;
   /** Deliveries are retried for this long; an endpoint failing this long is switched off (WEBHOOK_RETRY_FOR, 24 h). */
   webhookRetryForMs: number;
+  /** PEM certificates of extra CAs trusted for webhook endpoints, beside the usual ones (read from WEBHOOK_CA_FILE at start). */
+  webhookCa: string | undefined;
   /**
    * The service's own provider keys (PROVIDER_KEY_<KIND>): the browser shows a map on a commercial
    * basemap with them when its owner has no key, until the map passes heavyTrafficViews in a day.
@@ -205,7 +209,8 @@ export function loadConfig(env: Env = process.env): Config {
   const streets = e.BASEMAP_TILES === undefined ? undefined : parseStreetArchiveLocation(e.BASEMAP_TILES, e);
   const blobs = readBlobSettings(e, path.resolve(e.DATA_DIR), streets && 'location' in streets && streets.location.kind === 's3' ? 'BASEMAP_TILES' : undefined);
   const extras = e.BASEMAPS_EXTRA === undefined ? { basemaps: [] } : parseExtraBasemaps(e.BASEMAPS_EXTRA);
-  const problems = [...blobs.problems, ...(streets && 'problems' in streets ? streets.problems : []), ...('problems' in extras ? extras.problems : [])];
+  const webhookCa = e.WEBHOOK_CA_FILE === undefined ? { pem: undefined } : readCaFile('WEBHOOK_CA_FILE', e.WEBHOOK_CA_FILE);
+  const problems = [...('problem' in webhookCa ? [webhookCa.problem] : []), ...blobs.problems, ...(streets && 'problems' in streets ? streets.problems : []), ...('problems' in extras ? extras.problems : [])];
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     port: e.PORT,
@@ -231,6 +236,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
     webhookRetryFirstMs: durationMs(e.WEBHOOK_RETRY_FIRST)!,
     webhookRetryForMs: durationMs(e.WEBHOOK_RETRY_FOR)!,
+    webhookCa: 'pem' in webhookCa ? webhookCa.pem : undefined,
     serviceProviderKeys: Object.fromEntries(
       (
         [

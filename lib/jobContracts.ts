@@ -133,6 +133,10 @@ export interface AppendMapInput {
 export interface AppendMapResult {
   map: MapSummaryData;
   import: ImportSummary;
+  /** The map's revision after the append (absent from workflows run before it was answered). */
+  revision?: number;
+  /** The appended features' ids; null when more than MAX_EVENT_IDS or not known (a repeated request). */
+  addedIds?: number[] | null;
   /** With the file type 'guess': the format the content was recognised as. */
   format?: GuessedFormat;
 }
@@ -148,9 +152,40 @@ export interface AppendParsedInput {
   deadline: number | null;
 }
 
+/** Formats whose groups stay subgroups under new_group: tables, and GIS files (one group per layer). */
+const TABLE_TYPES: ReadonlySet<string> = new Set(['csv', 'excel', 'shapefile', 'geopackage']);
+
+/** Whether an append of this file type keeps its groups as subgroups of new_group. */
+export const keepsSubgroups = (fileType: string): boolean => TABLE_TYPES.has(fileType);
+
+/** map/upload's parse and write in one activity: the rows go into the new map while the file is parsed. */
+export interface UploadDuringParseInput {
+  requestId: string;
+  ownerId: number;
+  fileType: Exclude<UploadFileType, 'empty'>;
+  blobKey: string;
+  settings: MapSettingsInput;
+  /** Epoch ms by which the write must be done (the end of the processing limit); null: no limit. */
+  deadline: number | null;
+}
+
+/** map/append's parse and write in one activity: the rows go into the map while the file is parsed. */
+export interface AppendDuringParseInput {
+  requestId: string;
+  mapId: number;
+  userId: number;
+  fileType: AppendFileType | 'guess';
+  blobKey: string;
+  newGroup?: string;
+  /** Epoch ms by which the write must be done (the end of the processing limit); null: no limit. */
+  deadline: number | null;
+}
+
 export interface AppendParsedResult {
   map: MapSummaryData;
   added: number;
+  revision?: number;
+  addedIds?: number[] | null;
 }
 
 /** image/upload and marker/upload: the file types each accepts. */

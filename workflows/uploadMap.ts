@@ -4,7 +4,8 @@
 // startMapImage local activity in the same workflow task as the write (issue 24): the upload
 // answers once the map exists, waiting neither for the image nor for a child's start event.
 // Histories from before (patch IMAGE_STARTED_BY_ACTIVITY absent) started it as a child workflow
-// and waited for its start; they replay that way.
+// and waited for its start; they replay that way. Since patch UPLOAD_DURING_PARSE a file's parse
+// and the map's creation are one activity (uploadDuringParse), its rows written while it parses.
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { CancellationScope, ParentClosePolicy, patched, startChild } from '@temporalio/workflow';
 import { mapImageWorkflowId } from '../lib/jobContracts.js';
@@ -25,6 +26,21 @@ export async function uploadMap(input: UploadMapInput): Promise<UploadMapResult>
     if (keys.length > 0) await CancellationScope.nonCancellable(() => writing.deleteBlobs({ keys }));
   };
   try {
+    if (input.fileType !== 'empty' && input.blobKey && patched(UPLOAD_DURING_PARSE)) {
+      // One activity parses the file and creates the map, its rows going in while the file is
+      // parsed; no workflow timer: the activity ends its parse at the deadline itself and never
+      // commits after it, so its answer is the outcome (a timer's answer could race the commit).
+      const created = await parsing.uploadDuringParse({
+        requestId: input.requestId,
+        ownerId: input.ownerId,
+        fileType: input.fileType,
+        blobKey: input.blobKey,
+        settings: input.settings,
+        deadline,
+      });
+      if (input.image) await Promise.all([startImageByActivity(created.map.id, input.image), deleteRequestBlobs()]);
+      return created;
+    }
     if (input.fileType !== 'empty' && input.blobKey) {
       const blobKey = input.blobKey;
       const fileType = input.fileType;
@@ -51,6 +67,12 @@ export async function uploadMap(input: UploadMapInput): Promise<UploadMapResult>
     if (!blobsDeleted) await deleteRequestBlobs();
   }
 }
+
+/**
+ * The patch id of the parse and the map's creation in one activity (issue 27). Histories from
+ * before parsed and created in two activities and replay so.
+ */
+export const UPLOAD_DURING_PARSE = 'upload-during-parse';
 
 /** The patch id of the image started by a local activity instead of a child workflow. */
 export const IMAGE_STARTED_BY_ACTIVITY = 'image-started-by-activity';

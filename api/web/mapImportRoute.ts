@@ -20,6 +20,7 @@ import { runFileJob } from '../fileJobs.js';
 import type { JobGateway } from '../jobs.js';
 import { newGroupTitle } from '../routes/map/append.js';
 import { mapFileView } from '../views.js';
+import { emitMapEvent, featuresAppended } from '../webhookEvents.js';
 import { jsonErrors, mapForEditor, refreshImageAfterEdit, type EditorDeps } from './editorAccess.js';
 import { receiveFormFile } from './formFile.js';
 import { checkJsonRequest } from './security.js';
@@ -71,6 +72,8 @@ export function mountMapImport(router: Router, deps: MapImportDeps): void {
       input,
       file: form.file,
     });
+    // After the commit: map.features_changed to the owner's webhooks, as the editor's save sends it.
+    if (result.revision !== undefined) void emitMapEvent(deps, featuresAppended(workflowId, id, result.revision, result.addedIds, result.import.features));
     recordImport(result.format ? GUESSED_FORMAT_FILE_TYPES[result.format] : 'unknown', form.file.size, result.import.features);
     const image = await refreshImageAfterEdit(deps, id);
     ctx.body = { ...mapFileView(config.publicUrl, await withLinkKey(deps.db, result.map), result.import), format: result.format ?? null, new_group: newGroup ?? null, image };

@@ -12,6 +12,7 @@ import { AppError } from '../../lib/errors.js';
 import { documentOpening, DOCUMENT_CLOSING } from '../../lib/formats/documentFile.js';
 import { checkMapBytes } from '../../lib/geojson/sizeLimits.js';
 import { chargeMapRead } from '../rateCharges.js';
+import { emitMapEvent, featuresChanged } from '../webhookEvents.js';
 import { jsonErrors, mapForEditor, refreshImageAfterEdit, type EditorDeps } from './editorAccess.js';
 import { checkJsonRequest } from './security.js';
 
@@ -81,6 +82,8 @@ export function mountMapVersions(router: Router, deps: EditorDeps): void {
     const outcome = await restoreVersion(deps.db, { mapId, versionId: versionId(ctx), userId, check: (after) => checkMapBytes(after.contentBytes) });
     if (!outcome) throw noVersion();
     if (!outcome.restored) throw new AppError('invalid_arguments', 'This version is the map as it is now: there is nothing to restore.');
+    // After the commit: map.features_changed to the owner's webhooks, as the editor's save sends it.
+    void emitMapEvent(deps, featuresChanged(mapId, outcome.revision, outcome.ids));
     const image = await refreshImageAfterEdit(deps, mapId);
     ctx.body = { restored: true, revision: outcome.revision, added: outcome.added, changed: outcome.changed, deleted: outcome.deleted, image };
   });

@@ -33,6 +33,17 @@ export interface DocumentBudget {
 const MAP_BUDGET: DocumentBudget = { documentBytes: MAX_MAP_BYTES, featureBytes: MAX_FEATURE_BYTES };
 
 /**
+ * Where the row lines also go as they are written (an append that streams them into the
+ * database while the file is still being parsed): each write's bytes, in a buffer of their own
+ * that the receiver may keep (or transfer to another thread). With `firstId`, the features are
+ * numbered from it in the file's order (the ids an append reserved), whatever the parser gave.
+ */
+export interface RowStream {
+  firstId?: number;
+  rows(bytes: Uint8Array<ArrayBuffer>): void;
+}
+
+/**
  * Bytes of the map document made of a head and features whose JSON texts have `featureBytes`
  * in all: the head's text with ,"features":[…] before its closing brace ({"features":[…]} for
  * an empty head), the features separated by commas (documentOpening; the database works out the
@@ -88,6 +99,7 @@ export class FeatureFileWriter implements FeatureSink {
   constructor(
     file: string,
     private readonly budget: DocumentBudget = MAP_BUDGET,
+    private stream?: RowStream,
   ) {
     this.fd = fs.openSync(file, 'w');
   }
@@ -102,6 +114,7 @@ export class FeatureFileWriter implements FeatureSink {
   }
 
   add(feature: MapFeature, point?: PointTexts): void {
+    if (this.stream?.firstId !== undefined) feature.id = this.stream.firstId + this.added;
     if (feature.id !== this.added + 1) this.sequentialIds = false;
     if (feature.id > this.maxId) this.maxId = feature.id;
     collectMediaReferences(feature, this.images, this.markers);
@@ -147,6 +160,7 @@ export class FeatureFileWriter implements FeatureSink {
   /** Writes the head after the features and closes the file. */
   finish(head: DocumentHead): { rowBytes: number; featureBytes: number; contentBytes: number } {
     this.flush();
+    this.stream = undefined; // the head is no row
     const rowBytes = this.written;
     const contentBytes = documentBytes(head, this.jsonBytes, this.added);
     if (contentBytes > this.budget.documentBytes) throw mapTooLarge(contentBytes);
@@ -179,6 +193,7 @@ export class FeatureFileWriter implements FeatureSink {
       if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
       const length = this.buffer.write(text.slice(start, end));
       for (let at = 0; at < length; ) at += fs.writeSync(this.fd, this.buffer, at, length - at);
+      if (this.stream) this.stream.rows(new Uint8Array(this.buffer.subarray(0, length)));
       total += length;
       start = end;
     }
@@ -190,6 +205,10 @@ export class FeatureFileWriter implements FeatureSink {
 export interface DocumentFileSource {
   readStream(key: string, range?: { start: number; end: number }): Readable;
 }
+
+/** The head of a document file that is still a local file (a parse's output). */
+export const readLocalDocumentHead = (file: string, rowBytes: number): Promise<DocumentHead> =>
+  readDocumentHead({ readStream: (_key, range) => fs.createReadStream(file, range) }, { key: file, rowBytes });
 
 export async function readDocumentHead(source: DocumentFileSource, file: DocumentFile): Promise<DocumentHead> {
   const chunks: Buffer[] = [];

@@ -37,8 +37,11 @@ describe('the map page in Chromium', () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const offsite: string[] = [];
     const problems: string[] = [];
+    const asked = new Map<string, number>();
     page.on('request', (request) => {
       if (!request.url().startsWith(service.url) && !request.url().startsWith('data:') && !request.url().startsWith('blob:')) offsite.push(request.url());
+      const name = /(map\.geojson|style\.json|maplibre-gl\.mjs)$/.exec(new URL(request.url()).pathname)?.[1];
+      if (name) asked.set(name, (asked.get(name) ?? 0) + 1);
     });
     page.on('pageerror', (error) => problems.push(String(error)));
     // The YouTube player's address is only named (the frame is blocked from loading here).
@@ -51,6 +54,9 @@ describe('the map page in Chromium', () => {
     await page.waitForURL(`${service.url}${path}`);
     await expect.poll(() => page.locator('.maplibregl-canvas').count(), { timeout: 20_000 }).toBe(1);
     await page.screenshot({ path: `${SHOTS}/map-page.png` });
+    // The head's preloads are what the front end and MapLibre use: each asked for once, not twice.
+    await page.locator('figure.map-view[data-map-drawn]').waitFor({ timeout: 30_000 });
+    expect(Object.fromEntries(asked)).toEqual({ 'maplibre-gl.mjs': 1, 'map.geojson': 1, 'style.json': 1 });
 
     // The hidden item starts hidden; a group's eye hides its items.
     await expect.poll(() => page.getByRole('button', { name: 'Show or hide Secret spot' }).getAttribute('aria-pressed')).toBe('false');

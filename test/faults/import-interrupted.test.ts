@@ -17,12 +17,16 @@ import { duplicated, mapCounts, requestFiles, sweepOrphansADayLater, titleCounts
 
 /** Features per upload: enough that the parse and the COPY take a moment. */
 const POINTS = 5_000;
-/** Where a killed worker leaves a file: the parse's scratch output, or its staged result. */
+/**
+ * Where a killed worker leaves a file: the parse's scratch output. Uploads and appends write their
+ * rows while they parse (uploadDuringParse, appendDuringParse), in the activity that parses: its
+ * output is never staged, and stays a scratch file until the activity ends.
+ */
 const LEAVES_A_FILE: Record<ImportFaultPointName, string | undefined> = {
   'mid-parse': 'scratch/',
-  'after-staging': 'parsed/',
-  'in-transaction': undefined,
-  'after-commit': undefined,
+  'after-staging': 'scratch/',
+  'in-transaction': 'scratch/',
+  'after-commit': 'scratch/',
 };
 
 describe.skipIf(!postgresBinDir())('imports interrupted in the worker process', () => {

@@ -118,6 +118,23 @@ describe('map/append', () => {
     expect([Number(stored.feature_count), Number(stored.revision)]).toEqual([1000, 1001]);
   }, 300_000);
 
+  it('leaves the map exactly as before when the file fails after rows went into the database', async () => {
+    const id = await newMap(2);
+    const state = () => service.db('maps').where({ id }).first('revision', 'feature_count', 'features_bytes', 'next_feature_id', 'head');
+    const rowCount = async () => Number((await service.db('map_features').where({ map_id: id }).count({ n: '*' }).first())!.n);
+    const before = { map: await state(), rows: await rowCount() };
+    // 20,000 good rows (about 600 kB: many of the parser's writes have gone into the COPY), then a quote never closed.
+    const good = Array.from({ length: 20_000 }, (_, i) => `${(i % 80) - 40},${(i % 170) - 85},Row ${i}`).join('\n');
+    const answer = await service.send('map/append', key, { map_id: id, file_type: 'csv' }, `lat,lon,title\n${good}\n1,2,"never closed\n3,4,x\n`);
+    expect(answer.error_code).toBe('csv_parse_error');
+    expect({ map: await state(), rows: await rowCount() }).toEqual(before);
+    // The ids reserved for the failed file were given back: the next append numbers on from the map's.
+    const next = await service.send('map/append', key, { map_id: id, file_type: 'geojson' }, JSON.stringify(featureCollection(2, 100)));
+    expect(next.import.features).toBe(2);
+    const ids = (await getMap(id)).geojson.features.map((f: { id: number }) => f.id);
+    expect(ids).toEqual([1, 2, 3, 4]);
+  });
+
   it('applies a retried Idempotency-Key once', async () => {
     const id = await newMap(1);
     const file = JSON.stringify(featureCollection(2, 50));

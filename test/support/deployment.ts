@@ -40,7 +40,8 @@ export interface Deployment {
 /** Every map URL the processes hand out starts here (as behind a load balancer). */
 export const PUBLIC_URL = 'http://127.0.0.1:8080';
 
-export async function startDeployment(): Promise<Deployment> {
+/** `env`: settings every API and worker process of the deployment gets (WEBHOOK_ALLOW_PRIVATE, for one). */
+export async function startDeployment(options: { env?: Record<string, string> } = {}): Promise<Deployment> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mps-faults-'));
   const stops: (() => Promise<unknown>)[] = [async () => fs.rmSync(dataDir, { recursive: true, force: true })];
   const stop = async () => {
@@ -62,7 +63,7 @@ export async function startDeployment(): Promise<Deployment> {
     stops.push(() => connection.close());
     const client = new Client({ connection });
 
-    const env = { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporal.address, DATA_DIR: dataDir, PUBLIC_URL };
+    const env = { ...options.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporal.address, DATA_DIR: dataDir, PUBLIC_URL };
     const started: Child[] = [];
     return {
       postgres,

@@ -13,12 +13,13 @@ export interface WorkersPerTest {
   startWorker(name: string, env?: Record<string, string>): Promise<WorkerProcess>;
 }
 
-export function workersPerTest(): WorkersPerTest {
+/** `env`: settings of every process of the deployment (startDeployment's). */
+export function workersPerTest(options: { env?: Record<string, string> } = {}): WorkersPerTest {
   let deployment: Deployment | undefined;
   let api: ApiProcess | undefined;
   let workers: WorkerProcess[] = [];
   beforeAll(async () => {
-    deployment = await startDeployment();
+    deployment = await startDeployment(options);
     api = await deployment.startApi('api');
   });
   afterEach(async () => {

@@ -1,6 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../lib/config.js';
+import { makeTestCertificates } from '../support/testCertificates.js';
 
 describe('loadConfig', () => {
   it('has embedded defaults', () => {
@@ -67,5 +70,24 @@ describe('loadConfig', () => {
   ])('stops with a message naming %s when it is %j', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));
+  });
+
+  it('reads WEBHOOK_CA_FILE at start: its certificates kept, a missing file, one without certificates or a broken one refused naming it', () => {
+    expect(loadConfig({}).webhookCa).toBeUndefined();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mps-ca-config-'));
+    try {
+      const { caPem } = makeTestCertificates();
+      const file = (name: string, text: string) => {
+        fs.writeFileSync(path.join(dir, name), text);
+        return path.join(dir, name);
+      };
+      expect(loadConfig({ WEBHOOK_CA_FILE: file('ca.pem', `# our CA\n${caPem}`) }).webhookCa).toBe(caPem.trim());
+      expect(() => loadConfig({ WEBHOOK_CA_FILE: path.join(dir, 'missing.pem') })).toThrow(/WEBHOOK_CA_FILE: the file .*missing\.pem cannot be read \(ENOENT\)/);
+      expect(() => loadConfig({ WEBHOOK_CA_FILE: file('empty.pem', 'not a certificate') })).toThrow(/WEBHOOK_CA_FILE: .*empty\.pem holds no PEM certificate/);
+      const broken = caPem.replace(/\n[A-Za-z0-9+/]{20}/, '\nAAAAAAAAAAAAAAAAAAAA');
+      expect(() => loadConfig({ WEBHOOK_CA_FILE: file('broken.pem', broken) })).toThrow(/certificate 1 in .*broken\.pem is not a valid X\.509 certificate/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

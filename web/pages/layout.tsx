@@ -2,7 +2,7 @@
 // the stylesheet. Rendered by preact-render-to-string (text is escaped by default).
 import type { ComponentChildren } from 'preact';
 import type { MapPageConfig } from '../../lib/mapPageConfig.js';
-import { MapConfigScript } from './mapConfigScript.js';
+import { MapConfigScript, MapPreloads } from './mapConfigScript.js';
 
 export interface Viewer {
   username: string;
@@ -36,6 +36,7 @@ export function Layout({ title, viewer, csrf, styles = [], scripts = [], oembed,
         ))}
         {oembed ? <link rel="alternate" type="application/json+oembed" href={oembed} title={title} /> : null}
         {mapConfig ? <MapConfigScript config={mapConfig} /> : null}
+        {mapConfig ? <MapPreloads config={mapConfig} /> : null}
         {scripts.map((src) => (
           <script key={src} type="module" src={src} />
         ))}

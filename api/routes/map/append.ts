@@ -9,6 +9,7 @@ import { GIS_FORMATS_TEXT } from '../../gisFormats.js';
 import { mapFileResult, mapId, text } from '../../schemas.js';
 import { mapFileView } from '../../views.js';
 import { FILE_LIMITS } from './upload.js';
+import { emitMapEvent, featuresAppended } from '../../webhookEvents.js';
 
 /** A new group's title (map/append's new_group, the web editor's Import): not blank, trimmed. */
 export const newGroupTitle = text(500)
@@ -73,6 +74,8 @@ export const operation = defineOperation(import.meta.url, {
       input,
       file,
     });
+    // After the commit: map.features_changed to the owner's webhooks (once, also when the request is answered again).
+    if (result.revision !== undefined) void emitMapEvent(deps, featuresAppended(workflowId, args.map_id, result.revision, result.addedIds, result.import.features));
     recordImport(args.file_type, file.size, result.import.features);
     ctx.body = mapFileView(deps.config.publicUrl, await withLinkKey(deps.db, result.map), result.import);
   },

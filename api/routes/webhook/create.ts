@@ -17,11 +17,11 @@ export const operation = defineOperation(import.meta.url, {
   summary: 'Register a webhook endpoint',
   description:
     'Registers an HTTPS endpoint that is sent the chosen `events` of one of the caller\'s maps (`map_id`) or of all their maps ' +
-    '(`map_id` left out): `map.updated` (settings changed), `map.features_changed` (with the revision and the ids added, changed ' +
-    'and deleted), `map.deleted` and `map.image_refreshed`. Answers the endpoint and its `secret`, which is shown this once. ' +
+    '(`map_id` left out): `map.updated` (settings changed), `map.features_changed` (feature/save, map/append and the editor\'s save, ' +
+    'restore and Import, with the revision and the ids added, changed and deleted), `map.deleted` and `map.image_refreshed`. Answers the endpoint and its `secret`, which is shown this once. ' +
     'Each delivery is a JSON POST `{"id", "type", "created_at", "data": {"map_id", …}}` with the headers `Webhook-Id` (the event id, ' +
     'the same on every attempt: de-duplicate by it), `Webhook-Event` and `Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 ' +
-    'of "<t>.<body>" with the secret>` (refuse a `t` far from your clock). A delivery that does not get a 2xx answer within 10 s ' +
+    'of "<t>.<body>" with the secret>` (refuse a `t` more than 5 minutes from your clock: replays). A delivery that does not get a 2xx answer within 10 s ' +
     'is retried with backoff for 24 hours; an endpoint that fails for 24 hours is switched off and its owner told by e-mail. ' +
     'The `url` must be `https` and resolve to public addresses (`invalid_webhook_url`, `webhook_address_refused`), unless the operator ' +
     'allows private ones (WEBHOOK_ALLOW_PRIVATE, which allows plain http too). Only a map\'s owner registers endpoints for it ' +

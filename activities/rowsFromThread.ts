@@ -1,0 +1,95 @@
+// The row lines a parser thread sends while it parses (parserThread.ts's `rows`), as the chunks
+// a COPY reads: the thread's end of a channel goes with the task; this end yields each write's
+// bytes as they come, ends at the thread's last message, and fails when the parse fails (so the
+// COPY, and the transaction it is in, never takes a partial file).
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { TimeLimitReached } from '../db/errors.js';
+import type { ParserTask } from './parserThread.js';
+import type { ParsedFile, ParserPool } from './parserPool.js';
+
+export class RowsFromThread {
+  /** The end that goes to the parser thread. */
+  readonly port: MessagePort;
+  private readonly own: MessagePort;
+  private chunks: Buffer[] = [];
+  private ended = false;
+  private failure: { error: unknown } | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor() {
+    const { port1, port2 } = new MessageChannel();
+    this.own = port1;
+    this.port = port2;
+    this.own.on('message', (message: Uint8Array | null) => {
+      if (message === null) this.ended = true;
+      else this.chunks.push(Buffer.from(message.buffer, message.byteOffset, message.byteLength));
+      this.wake?.();
+    });
+  }
+
+  /** The parse failed (or was cancelled): the lines end with this error. */
+  fail(error: unknown): void {
+    this.failure ??= { error };
+    this.wake?.();
+  }
+
+  /** Stops listening (once the parse has ended, however). */
+  close(): void {
+    this.own.close();
+  }
+
+  async *lines(): AsyncGenerator<Buffer> {
+    for (;;) {
+      if (this.failure) throw this.failure.error;
+      if (this.chunks.length > 0) {
+        const chunks = this.chunks;
+        this.chunks = [];
+        yield* chunks;
+        continue;
+      }
+      if (this.ended) return;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = undefined;
+    }
+  }
+}
+
+/** A parse in a parser thread whose rows come out while it runs. */
+export interface StreamingParse {
+  /** The row lines, as RowsFromThread.lines. */
+  lines: AsyncGenerator<Buffer>;
+  parsing: Promise<ParsedFile>;
+  /** Ends the parse (the write failed). */
+  stop(): void;
+  /** Waits for the thread to be done (with the files), however the parse ends, and stops listening. */
+  end(): Promise<void>;
+}
+
+/**
+ * Starts a parse whose rows come out as they are written (numbered from `firstId` when given);
+ * it stops when any of `signals` aborts, and with TimeLimitReached when `limit` does.
+ */
+export function startStreamingParse(
+  parsers: ParserPool,
+  task: Omit<ParserTask, 'rows'>,
+  { firstId, signals, limit }: { firstId?: number; signals: AbortSignal[]; limit?: AbortSignal },
+): StreamingParse {
+  const rows = new RowsFromThread();
+  const stop = new AbortController();
+  const all = AbortSignal.any([...signals, stop.signal, ...(limit ? [limit] : [])]);
+  const parsing = parsers.parse({ ...task, rows: { port: rows.port, ...(firstId === undefined ? {} : { firstId }) } }, all).catch((error: unknown) => {
+    const failure = limit?.aborted ? new TimeLimitReached() : error;
+    rows.fail(failure);
+    throw failure;
+  });
+  parsing.catch(() => {}); // awaited by the caller; a failure also ends the lines
+  return {
+    lines: rows.lines(),
+    parsing,
+    stop: () => stop.abort(),
+    async end() {
+      await parsing.catch(() => {});
+      rows.close();
+    },
+  };
+}
