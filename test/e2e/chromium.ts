@@ -2,7 +2,7 @@
 // (SwiftShader through ANGLE: no GPU here), and where the tests' screenshots go; what the browser
 // test files share: the in-process service beside Chromium, and logging in through the form.
 import fs from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { startTestService, type TestService } from '../integration/harness.js';
 
@@ -56,4 +56,21 @@ export async function pixelsNear(page: Page, clip: { x: number; y: number; width
   let count = 0;
   for (let i = 0; i < data.length; i += info.channels) if (Math.abs(data[i]! - r!) + Math.abs(data[i + 1]! - g!) + Math.abs(data[i + 2]! - b!) < tolerance) count++;
   return count;
+}
+
+/**
+ * A button of the page by its name, as a person reaches it: shown, or else — the editor's toolbar
+ * on a narrow page folds what does not fit into its More menu — the More menu's entry for it,
+ * with the menu opened.
+ */
+export async function reachButton(page: Page, name: string): Promise<Locator> {
+  const button = page.getByRole('button', { name, exact: true });
+  if (await button.isVisible()) return button;
+  const more = page.getByRole('button', { name: 'More tools' });
+  if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
+  const menu = page.getByRole('menu');
+  return menu
+    .getByRole('menuitem', { name, exact: true })
+    .or(menu.getByRole('menuitemradio', { name, exact: true }))
+    .or(menu.getByRole('menuitemcheckbox', { name, exact: true }));
 }

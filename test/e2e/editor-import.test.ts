@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../integration/harness.js';
 import { holidayKmz, PLACES_CSV } from '../support/importSamples.js';
 import { accessibilityViolations } from './accessibility.js';
-import { logIn, SHOTS, startServiceAndChromium, stopServiceAndChromium } from './chromium.js';
+import { logIn, reachButton, SHOTS, startServiceAndChromium, stopServiceAndChromium } from './chromium.js';
 
 let service: TestService;
 let browser: Browser;
@@ -33,14 +33,14 @@ async function openMap(page: Page, path: string): Promise<void> {
 
 async function mapReady(page: Page): Promise<void> {
   await expect.poll(() => page.locator('.maplibregl-canvas').count(), { timeout: 20_000 }).toBe(1);
-  await expect.poll(() => page.getByRole('button', { name: 'Import a file into this map' }).isVisible(), { timeout: 20_000 }).toBe(true);
+  await expect.poll(() => page.locator('.editor-toolbar button.save').isVisible(), { timeout: 20_000 }).toBe(true);
 }
 
 const dialog = (page: Page) => page.getByRole('dialog', { name: 'Import a file' });
 
 /** Opens the Import dialog and chooses the file. */
 async function chooseFile(page: Page, name: string, bytes: Uint8Array | string): Promise<void> {
-  await page.getByRole('button', { name: 'Import a file into this map' }).click();
+  await (await reachButton(page, 'Import a file into this map')).click();
   await expect.poll(() => dialog(page).isVisible()).toBe(true);
   await page.getByLabel('File', { exact: true }).setInputFiles({ name, mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
 }
