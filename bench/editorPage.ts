@@ -4,7 +4,7 @@
 // point through the editor's toolbar (the POST's own time from Resource Timing, and the time from
 // the click on Save to the status saying "Saved."). Times are taken in the page, so Playwright's
 // own round trips are not in them.
-import type { Page } from 'playwright-core';
+import type { Page, Response } from 'playwright-core';
 
 export interface DrawnTiming {
   /** Navigation start → `map-drawn` (the GeoJSON source loaded and the map idle), ms. */
@@ -37,7 +37,20 @@ export async function openDrawnMap(page: Page, url: string): Promise<DrawnTiming
   );
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${url}: no map drawn within 3 minutes`)), 180_000)));
-  const drawn = await Promise.race([wait, late]).finally(() => clearTimeout(timer));
+  // A page whose front end failed (its bundle answered 500, a script error) never draws: said at once.
+  let broken: (error: Error) => void = () => {};
+  const failed = new Promise<never>((_, reject) => (broken = reject));
+  const onResponse = (response: Response) => {
+    if (response.status() >= 500) broken(new Error(`${url}: ${response.url()} answered ${response.status()}`));
+  };
+  const onError = (error: Error) => broken(new Error(`${url}: the page failed: ${error.message}`));
+  page.on('response', onResponse);
+  page.on('pageerror', onError);
+  const drawn = await Promise.race([wait, late, failed]).finally(() => {
+    clearTimeout(timer);
+    page.off('response', onResponse);
+    page.off('pageerror', onError);
+  });
   return page.evaluate((drawn) => {
     const data = performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/map.geojson')) as PerformanceResourceTiming;
     return { drawn, dataStart: data.startTime, dataEnd: data.responseEnd, dataBytes: data.encodedBodySize, dataDecodedBytes: data.decodedBodySize };
