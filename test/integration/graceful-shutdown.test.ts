@@ -319,9 +319,9 @@ describe.skipIf(!databaseUrl)('the worker process (workers/main.ts)', () => {
     expect(samples(text, 'process_cpu_user_seconds_total', '')).toBeGreaterThan(0);
     // It answers no HTTP requests: the API's request metrics are the API's, not here.
     expect(samples(text, 'mps_http_requests_total', '')).toBe(0);
-    // The Temporal SDK's, read from its exporter on loopback: the parse ran here.
+    // The Temporal SDK's, read from its exporter on loopback: the upload's parse and write ran here.
     expect(text).toMatch(/^temporal_worker_task_slots_available\{/m);
-    expect(samples(text, 'temporal_activity_execution_latency_count', 'activity_type="parseFile"')).toBeGreaterThan(0);
+    expect(samples(text, 'temporal_activity_execution_latency_count', 'activity_type="uploadDuringParse"')).toBeGreaterThan(0);
     // One scrape target: no metric is declared twice.
     const declared = [...text.matchAll(/^# TYPE (\S+)/gm)].map((match) => match[1]);
     expect(declared.length).toBeGreaterThan(20);

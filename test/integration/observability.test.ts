@@ -121,7 +121,7 @@ describe('an upload, followed through', () => {
   });
 
   it('carries the request id into the workflow’s and its activities’ log lines, with the workflow id, activity type and attempt', async () => {
-    const [parsed] = await linesWhere((l) => l.msg === 'Activity finished' && l.workflow_id === workflowId && l.activity_type === 'parseFile');
+    const [parsed] = await linesWhere((l) => l.msg === 'Activity finished' && l.workflow_id === workflowId && l.activity_type === 'uploadDuringParse');
     expect(parsed).toMatchObject({ level: 'info', request_id: 'obs-upload-1', attempt: 1, outcome: 'completed', user_id: user.userId, sdk_component: 'activity' });
     expect(parsed).not.toHaveProperty('task_token');
     // The SDK's own lines of the workflow (debug level) carry it too.
@@ -164,7 +164,7 @@ describe('an upload, followed through', () => {
     expect(response.status).toBe(200);
     const text = await response.text();
     expect(text).toMatch(/^temporal_worker_task_slots_available\{/m);
-    expect(text).toMatch(/^temporal_activity_execution_latency_(bucket|count)\{.*activity_type="parseFile"/m);
+    expect(text).toMatch(/^temporal_activity_execution_latency_(bucket|count)\{.*activity_type="uploadDuringParse"/m);
     expect(sample(text, 'mps_db_query_duration_seconds_count', { statement: 'insert', outcome: 'ok' })).toBeGreaterThanOrEqual(1);
     // Without METRICS_TOKEN, whoever reaches the address reads (the operator chose it), through a proxy too.
     expect((await fetch(`http://${workerMetricsAddress}/metrics`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).status).toBe(200);
