@@ -29,7 +29,7 @@ import { failingOnBadInput } from './failures.js';
 import { faultAfterLines, faultPoint } from './faultPoints.js';
 import { keepParsedFile } from './parseFile.js';
 import type { ParsedFile, ParserPool } from './parserPool.js';
-import { startStreamingParse, type StreamingParse } from './rowsFromThread.js';
+import { faultBeforeParse, startStreamingParse, type StreamingParse } from './rowsFromThread.js';
 
 /**
  * Formats of plain text, where every feature takes at least a few bytes of the file (a CSV row
@@ -61,7 +61,7 @@ export function makeAppendDuringParse(deps: ActivityDeps, parsers: ParserPool) {
       let ids: Awaited<ReturnType<typeof reserveFeatureIds>>;
       let written = false;
       try {
-        await faults?.beforeParse?.(context.cancellationSignal);
+        await faultBeforeParse(faults, context.cancellationSignal, limit);
         inputFile = await blobs.localFile(input.blobKey);
         ids = await reserveFeatureIds(db, input.mapId, idsFor(input.fileType, (await fs.promises.stat(inputFile)).size), input.deadline);
         if (!ids) throw new AppError('map_not_found', `There is no map with the id ${input.mapId}.`);

@@ -5,6 +5,7 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { TimeLimitReached } from '../db/errors.js';
 import type { ParserTask } from './parserThread.js';
+import type { FaultHooks } from './deps.js';
 import type { ParsedFile, ParserPool } from './parserPool.js';
 
 export class RowsFromThread {
@@ -92,4 +93,18 @@ export function startStreamingParse(
       rows.close();
     },
   };
+}
+
+/**
+ * The tests' hook before a parse (deps.ts `beforeParse`), stopped as the parse itself is: by the
+ * activity's cancellation, or by the processing limit (then TimeLimitReached). These activities
+ * keep the limit themselves; no workflow timer cancels them at it.
+ */
+export async function faultBeforeParse(faults: FaultHooks | undefined, cancellation: AbortSignal, limit: AbortSignal | undefined): Promise<void> {
+  if (!faults?.beforeParse) return;
+  try {
+    await faults.beforeParse(limit ? AbortSignal.any([cancellation, limit]) : cancellation);
+  } catch (error) {
+    throw limit?.aborted ? new TimeLimitReached() : error;
+  }
 }

@@ -21,7 +21,7 @@ import { failingOnBadInput } from './failures.js';
 import { faultAfterLines, faultPoint } from './faultPoints.js';
 import { keepParsedFile } from './parseFile.js';
 import type { ParsedFile, ParserPool } from './parserPool.js';
-import { startStreamingParse, type StreamingParse } from './rowsFromThread.js';
+import { faultBeforeParse, startStreamingParse, type StreamingParse } from './rowsFromThread.js';
 
 export function makeUploadDuringParse(deps: ActivityDeps, parsers: ParserPool) {
   const { db, blobs, faults, publicUrl } = deps;
@@ -37,7 +37,7 @@ export function makeUploadDuringParse(deps: ActivityDeps, parsers: ParserPool) {
       let inputFile: string | undefined;
       let parse: StreamingParse | undefined;
       try {
-        await faults?.beforeParse?.(context.cancellationSignal);
+        await faultBeforeParse(faults, context.cancellationSignal, limit);
         inputFile = await blobs.localFile(input.blobKey);
         parse = startStreamingParse(parsers, { fileType: input.fileType, inputFile, outputFile, options: { publicUrl } }, { signals: [context.cancellationSignal], limit });
         const description = input.settings.description ?? '';
