@@ -198,10 +198,17 @@ describe('photos and custom icons in the editor in Chromium', () => {
     // Selected again, at the canvas's middle, it can be dragged to its place (the centre's position is one terra-draw takes).
     const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
     await page.keyboard.press('Escape');
-    // Let go, the point goes back into the map's layer (drawn with a frame or two): then a click finds it.
-    await page.waitForTimeout(500);
-    await page.mouse.click(cx, cy);
-    await expect.poll(() => page.getByLabel('Title', { exact: true }).isVisible()).toBe(true);
+    // Let go, the point goes back into the map's layer (drawn with a frame or two, later on a
+    // loaded machine): then a click finds it. Clicked again until it does.
+    await expect
+      .poll(
+        async () => {
+          await page.mouse.click(cx, cy);
+          return page.getByLabel('Title', { exact: true }).isVisible();
+        },
+        { timeout: 15_000, intervals: [500] },
+      )
+      .toBe(true);
     expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Garden view');
     await page.mouse.move(cx, cy);
     await page.mouse.down();
