@@ -170,13 +170,7 @@ export interface UploadDuringParseInput {
 }
 
 /** map/append's parse and write in one activity: the rows go into the map while the file is parsed. */
-export interface AppendDuringParseInput {
-  requestId: string;
-  mapId: number;
-  userId: number;
-  fileType: AppendFileType | 'guess';
-  blobKey: string;
-  newGroup?: string;
+export interface AppendDuringParseInput extends Omit<AppendMapInput, 'processingTimeoutMs'> {
   /** Epoch ms by which the write must be done (the end of the processing limit); null: no limit. */
   deadline: number | null;
 }

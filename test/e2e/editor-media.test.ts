@@ -206,7 +206,7 @@ describe('photos and custom icons in the editor in Chromium', () => {
           await page.mouse.click(cx, cy);
           return page.getByLabel('Title', { exact: true }).isVisible();
         },
-        { timeout: 15_000, intervals: [500] },
+        { timeout: 15_000, interval: 500 },
       )
       .toBe(true);
     expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Garden view');
