@@ -53,7 +53,21 @@ async function pan(page: Page, key: string, times = 2): Promise<void> {
   const before = (await readout(page)) ?? '';
   for (let i = 0; i < times; i++) await page.keyboard.press(key);
   await expect.poll(() => readout(page)).not.toBe(before);
-  await page.waitForTimeout(350); // MapLibre eases each press over 300 ms: the vertex goes where the map stops
+  // MapLibre eases each press over 300 ms (longer on a loaded machine): the vertex goes where the
+  // map stops, so wait until the readout holds still for a quarter second.
+  let last = await readout(page);
+  await expect
+    .poll(
+      async () => {
+        await page.waitForTimeout(250);
+        const now = await readout(page);
+        const still = now === last;
+        last = now;
+        return still;
+      },
+      { timeout: 15_000, interval: 0 },
+    )
+    .toBe(true);
 }
 
 describe('the editor with the keyboard alone', () => {
