@@ -64,6 +64,9 @@ export async function pixelsNear(page: Page, clip: { x: number; y: number; width
  * with the menu opened.
  */
 export async function reachButton(page: Page, name: string): Promise<Locator> {
+  // After a resize the toolbar folds on its ResizeObserver, which runs before the next paint:
+  // two frames later the row is what a person sees.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   const button = page.getByRole('button', { name, exact: true });
   if (await button.isVisible()) return button;
   const more = page.getByRole('button', { name: 'More tools' });

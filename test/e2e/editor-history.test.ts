@@ -74,8 +74,7 @@ describe('the editor History in Chromium', () => {
 
     // At 375 px the History is in the side panel below the map, nothing wider than the screen.
     await page.setViewportSize({ width: 375, height: 800 });
-    await page.waitForTimeout(300);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await page.locator('.history-panel').screenshot({ path: `${SHOTS}/editor-history-375.png` });
     expect(errors).toEqual([]);
     await context.close();
@@ -131,8 +130,7 @@ describe('the editor History in Chromium', () => {
     await page.locator('.history-panel').screenshot({ path: `${SHOTS}/editor-history-older.png` });
     // At 375 px: the long list stays inside the screen.
     await page.setViewportSize({ width: 375, height: 800 });
-    await page.waitForTimeout(300);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await page.locator('.history-panel').screenshot({ path: `${SHOTS}/editor-history-older-375.png` });
     expect(errors).toEqual([]);
     await context.close();

@@ -53,9 +53,12 @@ describe('the Webhooks section of Settings in Chromium', () => {
     expect(await accessibilityViolations(page)).toEqual([]);
     await service.call('map/update', owner.key, { map_id: map, title: 'Changed' });
     await expect.poll(() => hits, { timeout: 30_000 }).toBeGreaterThan(0);
+    // The delivery row is written just after the receiver answers: read the page until it is there.
+    // (A reload each time: a second goto to the same address with #webhooks would only scroll.)
+    await page.goto(`${service.url}/settings#webhooks`);
     await expect
       .poll(async () => {
-        await page.goto(`${service.url}/settings#webhooks`);
+        await page.reload();
         return page.getByRole('cell', { name: 'HTTP 204' }).count();
       }, { timeout: 30_000 })
       .toBe(1);
