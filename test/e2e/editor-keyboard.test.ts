@@ -243,6 +243,111 @@ describe('the editor with the keyboard alone', () => {
     await context.close();
   });
 
+  it('has one Tab stop per group row too, its eye and Edit reached by the arrows', async () => {
+    const user = await service.newUser();
+    const geojson = {
+      type: 'FeatureCollection',
+      groups: [
+        { id: 'g1', title: 'Trails' },
+        { id: 'g2', title: 'Huts', parent: 'g1' },
+        { id: 'g3', title: 'Food' },
+      ],
+      features: [
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [2.0, 48.0] }, properties: { title: 'Ridge', group: 'g1' } },
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [2.1, 48.1] }, properties: { title: 'Refuge', group: 'g2' } },
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [2.2, 48.2] }, properties: { title: 'Bakery', group: 'g3' } },
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [2.3, 48.3] }, properties: { title: 'Spring' } },
+      ],
+    };
+    const map = await service.send('map/upload', user.key, { file_type: 'geojson', visibility: 'public', title: 'Grouped' }, JSON.stringify(geojson));
+    expect(map.error).toBeUndefined();
+    const path = new URL(map.url as string).pathname;
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    await ownAddress(page);
+    const summary = (title: string) => page.locator('.item-list summary', { hasText: title }).first();
+    const isSummary = (title: string) => (active: Awaited<ReturnType<typeof focused>>) => active.tag === 'summary' && active.text.startsWith(title);
+    /** The rows' titles passed by Tab from the first group's title to the last item's. */
+    const rowsByTab = async () => {
+      await summary('Trails').focus();
+      const seen = [(await focused(page)).text];
+      while (seen.at(-1) !== 'Spring' && seen.length < 20) {
+        await page.keyboard.press('Tab');
+        seen.push((await focused(page)).text);
+      }
+      return seen;
+    };
+    const rows = ['Trails (2)', 'Huts (1)', 'Refuge', 'Ridge', 'Food (1)', 'Bakery', 'Spring'];
+
+    // The visitor's page: a group row is one Tab stop (its title), its eye toggle on ←.
+    await page.goto(`${service.url}${path}`);
+    await page.waitForSelector('figure[data-map-drawn]', { state: 'attached', timeout: 30_000 });
+    expect(await rowsByTab()).toEqual(rows);
+    await summary('Food').focus();
+    await page.keyboard.press('ArrowLeft');
+    expect((await focused(page)).label).toBe('Show or hide the group Food');
+    await page.keyboard.press('ArrowRight');
+    expect(isSummary('Food')(await focused(page))).toBe(true);
+
+    // The editor: still one Tab stop a row, though each group has its Edit now.
+    await page.goto(`${service.url}/login`);
+    await page.getByLabel('Username or e-mail address').fill(user.username);
+    await page.getByLabel('Password').fill('correct horse');
+    await Promise.all([page.waitForURL((url) => !url.pathname.startsWith('/login')), page.getByRole('button', { name: 'Log in' }).press('Enter')]);
+    await page.goto(`${service.url}${path}?edit=1`);
+    await page.waitForSelector('figure[data-map-drawn]', { state: 'attached', timeout: 30_000 });
+    await expect.poll(() => page.getByRole('button', { name: 'Edit the group Trails' }).count()).toBe(1);
+    expect(await rowsByTab()).toEqual(rows);
+    // Its title tells the keys (its description); ← the eye, → back, → Edit, ← back; ↓ the next row.
+    expect(await summary('Trails').evaluate((node) => document.getElementById(node.getAttribute('aria-describedby') ?? '')?.textContent)).toMatch(/→ a group’s Edit/);
+    await summary('Trails').focus();
+    await page.keyboard.press('ArrowLeft');
+    expect((await focused(page)).label).toBe('Show or hide the group Trails');
+    await page.keyboard.press('Enter'); // hides the group's items
+    await expect.poll(() => page.getByRole('button', { name: 'Show or hide the group Trails' }).getAttribute('aria-pressed')).toBe('false');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('button', { name: 'Show or hide the group Trails' }).getAttribute('aria-pressed')).toBe('true');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    expect((await focused(page)).label).toBe('Edit the group Trails');
+    await page.keyboard.press('ArrowLeft');
+    expect(isSummary('Trails')(await focused(page))).toBe(true);
+    await page.keyboard.press('ArrowDown');
+    expect(isSummary('Huts')(await focused(page))).toBe(true);
+    await page.keyboard.press('ArrowDown');
+    expect((await focused(page)).text).toBe('Refuge');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowRight');
+    expect((await focused(page)).label).toBe('Edit the group Huts');
+    // Enter on Edit: the group's form, the keyboard in its title; renamed; Done: back on Edit.
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await focused(page)).id).toBe('group-title-g2');
+    expect(await page.getByRole('button', { name: 'Edit the group Huts' }).getAttribute('aria-expanded')).toBe('true');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('Shelters');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => summary('Shelters').count()).toBe(1);
+    await tabTo(page, button('Done'));
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await focused(page)).label).toBe('Edit the group Shelters');
+    expect(await page.getByRole('button', { name: 'Edit the group Shelters' }).getAttribute('aria-expanded')).toBe('false');
+    // Enter on a group's title folds it: its rows leave the arrows' way.
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowUp');
+    expect(isSummary('Trails')(await focused(page))).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => summary('Trails').evaluate((node) => (node.parentElement as HTMLDetailsElement).open)).toBe(false);
+    await page.keyboard.press('ArrowDown');
+    expect(isSummary('Food')(await focused(page))).toBe(true);
+    await page.screenshot({ path: `${SHOTS}/editor-keyboard-groups.png` });
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('has one Tab stop per list item, and the crosshair and help on a phone', async () => {
     const user = await service.newUser();
     const features = Array.from({ length: 30 }, (_, i) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [2 + i * 0.01, 48 + i * 0.01] }, properties: { title: `Stop ${i + 1}` } }));

@@ -192,6 +192,13 @@ export class ItemList {
       ...(depth > 100 ? [] : (children.get(key) ?? []).map((group) => this.groupEntry(group, countOf(String(group.id)), entries(String(group.id), depth + 1), children.get(key)!))),
       ...(byGroup.get(key) ?? []).map((feature) => this.itemEntry(feature)),
     ];
+    // Drawn again: each group stays folded or open as it is now (a fold's toggle event may not have come yet).
+    for (const details of this.list.querySelectorAll<HTMLDetailsElement>('li.group > details')) {
+      const id = (details.parentElement as HTMLElement).dataset.groupId;
+      if (id === undefined || this.form?.id === id) continue;
+      if (details.open) this.closed.delete(id);
+      else this.closed.add(id);
+    }
     // Drawn again: the keyboard stays on the same entry's same control.
     const focused = this.list.contains(document.activeElement) ? entryControl(document.activeElement!) : undefined;
     this.list.replaceChildren(...entries('', 0));
@@ -250,9 +257,12 @@ export class ItemList {
     entry.append(eyeButton('group', `Show or hide the group ${group.title}`), details);
     if (this.editing) {
       const edit = element('button', { type: 'button', class: 'link group-edit', 'aria-expanded': String(this.form?.id === id), 'aria-label': `Edit the group ${group.title}` }, 'Edit');
+      // Opened: the keyboard in its title field; closed: it stays on Edit (the list keeps the focused control).
       edit.addEventListener('click', () => {
-        this.form = this.form?.id === id ? undefined : { id, deleting: false };
-        this.render();
+        if (this.form?.id === id) {
+          this.form = undefined;
+          this.render();
+        } else this.openGroup(group.id);
       });
       entry.append(edit);
     }
@@ -317,6 +327,8 @@ export class ItemList {
     done.addEventListener('click', () => {
       this.form = undefined;
       this.render();
+      // The keyboard back on the group's Edit, which opened the form (Done is gone).
+      this.list.querySelector<HTMLElement>(`[data-group-id="${CSS.escape(id)}"] > .group-edit`)?.focus();
     });
     end.append(remove, done);
     form.append(field, parentField, order, end);
