@@ -30,7 +30,7 @@ import { importButton } from './importDialog.js';
 import { ItemList, kindOf } from './itemList.js';
 import { ItemMedia } from './itemMedia.js';
 import { ItemPanel, type PropertyValue } from './itemPanel.js';
-import { startKeyboardDrawing } from './keyboardDrawing.js';
+import { startKeyboardDrawing, type VertexGeometry } from './keyboardDrawing.js';
 import { isEditable, type Drawing, type MapView } from './mapAdapter.js';
 import type { MapFeature } from './mapFeature.js';
 import { imageValueOf, type ImageAnswer } from './mediaUpload.js';
@@ -206,7 +206,7 @@ export function startEditor(options: EditorOptions): Editor {
     selection.open(id);
     announce(`${kindOf(state.features.get(id)!)[1]} added.`);
   });
-  // The keyboard on the map: a crosshair, Enter adds there, arrows move a selected point (./keyboardDrawing.ts).
+  // The keyboard on the map: a crosshair, Enter adds there, arrows move a selected point or a chosen vertex (./keyboardDrawing.ts).
   const keyboard = startKeyboardDrawing({
     view,
     drawing,
@@ -218,6 +218,15 @@ export function startEditor(options: EditorOptions): Editor {
       return geometry?.type === 'Point' ? { id: id!, coordinates: geometry.coordinates as [number, number] } : undefined;
     },
     movePoint: (id, at) => moveItem(id, at),
+    selectedShape: () => {
+      const id = ui.selected.value;
+      const geometry = id === undefined ? undefined : state.features.get(id)?.geometry;
+      return geometry?.type === 'LineString' || geometry?.type === 'Polygon' ? { id: id!, geometry: geometry as VertexGeometry } : undefined;
+    },
+    reshape: (id, geometry) => {
+      const before = state.features.get(id);
+      if (before) state.apply({ id, before, after: { ...copy(before), geometry } });
+    },
     open: (id) => selection.open(id),
   });
   neverLost([options.toolbarHost, options.panelHost], () => view.keyboardElement());

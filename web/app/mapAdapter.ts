@@ -47,6 +47,11 @@ export interface MapView {
   keyboardElement(): HTMLElement;
   /** Told when the map has moved (each frame while it moves). */
   onMove(listener: () => void): void;
+  /**
+   * Marks the vertex the keyboard chose of the selected line or area (./keyboardDrawing.ts) with a
+   * ring, the map moved to keep it in view; undefined: no mark.
+   */
+  markVertex(at: [number, number] | undefined): void;
   /** The item drawn at the map's centre (within 12 pixels; the nearest point first), if any: the keyboard's crosshair opens it. */
   itemAtCenter(): number | undefined;
   onSelect(listener: (feature: MapFeature, at: [number, number]) => void): void;
@@ -253,6 +258,8 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
   map.addLayer(TEXT_LABEL_LAYER as never);
 
   const listeners: ((feature: MapFeature, at: [number, number]) => void)[] = [];
+  /** The ring on the vertex the keyboard chose (`markVertex`). */
+  let vertexMark: maplibregl.Marker | undefined;
   const byId = new Map(features.map((feature) => [feature.id, feature]));
   for (const layer of ['labels', 'points', 'icons', 'lines', 'areas', 'point-titles', 'line-titles', 'area-titles']) {
     map.on('click', layer, (event: MapLayerMouseEvent) => {
@@ -400,6 +407,25 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
       return [Math.round(lng * 1e7) / 1e7, Math.round(Math.max(-85, Math.min(85, moved)) * 1e7) / 1e7];
     },
     keyboardElement: () => map.getCanvas(),
+    markVertex(at) {
+      if (!at) {
+        vertexMark?.remove();
+        vertexMark = undefined;
+        return;
+      }
+      if (!vertexMark) {
+        const ring = document.createElement('div');
+        ring.className = 'keyboard-vertex';
+        ring.setAttribute('aria-hidden', 'true');
+        vertexMark = new maplibregl.Marker({ element: ring, anchor: 'center' });
+      }
+      vertexMark.setLngLat(at).addTo(map);
+      // Kept in view: a vertex at an edge (or off the map) brings the map to it, at once (the ring
+      // and the announcement say where it is now, not after a glide).
+      const { x, y } = map.project(at);
+      const margin = 24;
+      if (x < margin || y < margin || x > container.clientWidth - margin || y > container.clientHeight - margin) map.jumpTo({ center: at });
+    },
     itemAtCenter() {
       // On the items' own data (as Box selection does), not on what is drawn: an item just put
       // back on the map is found before MapLibre has drawn it again.
