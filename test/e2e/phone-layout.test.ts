@@ -96,7 +96,8 @@ describe('a map on a phone', () => {
     console.info(`toolbar at 375 px: ${Math.round(bar.width)}×${Math.round(bar.height)} over a map of ${Math.round(map.height)} px`);
     expect(bar.height).toBeLessThan(45);
     expect(bar.x + bar.width).toBeLessThanOrEqual(map.x + map.width - 40); // clear of the zoom buttons
-    expect(await toolbar.getByRole('button', { name: 'Draw a point' }).isVisible()).toBe(true);
+    // The drawing tools in the row (Area too), the less used actions in More.
+    for (const tool of ['Select and edit items', 'Draw a point', /^Draw a line/, /^Draw an area/]) expect(await toolbar.getByRole('button', { name: tool }).isVisible()).toBe(true);
     expect(await more.getAttribute('aria-expanded')).toBe('false');
     await page.screenshot({ path: `${SHOTS}/phone-toolbar-375.png` });
 
@@ -110,6 +111,7 @@ describe('a map on a phone', () => {
     console.info(`in More at 375 px: ${entries.join(' · ')}`);
     expect(entries).toContain('Select several items: drag a box');
     expect(entries).toContain('History: earlier versions of the map');
+    expect(entries.filter((entry) => /^(Select and edit|Draw a point|Draw a line|Draw an area)/.test(entry ?? ''))).toEqual([]);
     expect(await focusedText(page)).toBe(`${await menu.locator('[role^="menuitem"]').first().getAttribute('role')}: ${entries[0]}`);
     await page.keyboard.press('End');
     expect(await focusedText(page)).toMatch(new RegExp(`: ${entries.at(-1)!.replace(/[()+]/g, '\\$&')}$`));

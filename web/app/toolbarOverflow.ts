@@ -9,6 +9,19 @@ import { element } from './element.js';
 
 const shown = (button: HTMLButtonElement) => !button.hidden;
 
+/** Three dots in a row, the usual sign of more (an SVG: no font needed). */
+function dots(): SVGSVGElement {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  for (const [name, value] of Object.entries({ class: 'more-dots', viewBox: '0 0 16 16', width: '16', height: '16', 'aria-hidden': 'true' })) svg.setAttribute(name, value);
+  for (const cx of [3, 8, 13]) {
+    const dot = document.createElementNS(ns, 'circle');
+    for (const [name, value] of Object.entries({ cx: String(cx), cy: '8', r: '1.8', fill: 'currentColor' })) dot.setAttribute(name, value);
+    svg.append(dot);
+  }
+  return svg;
+}
+
 export class ToolbarOverflow {
   readonly more = element('button', { type: 'button', class: 'more', 'aria-haspopup': 'menu', 'aria-expanded': 'false', 'aria-label': 'More tools', hidden: '' });
   private readonly menu = element('ul', { role: 'menu', class: 'toolbar-menu', 'aria-label': 'More tools', hidden: '' });
@@ -22,7 +35,8 @@ export class ToolbarOverflow {
     private readonly toolbar: HTMLElement,
     private readonly keep: HTMLButtonElement[],
   ) {
-    this.more.append('More', element('span', { 'aria-hidden': 'true', class: 'more-arrow' }, ' ▾'));
+    // "More ▾", or on a phone three dots (its name is its label either way): the room goes to the tools.
+    this.more.append(element('span', { class: 'more-text', 'aria-hidden': 'true' }, 'More'), element('span', { 'aria-hidden': 'true', class: 'more-arrow' }, ' ▾'), dots());
     this.menu.id = `toolbar-menu-${Math.random().toString(36).slice(2, 8)}`;
     this.more.setAttribute('aria-controls', this.menu.id);
     const holder = element('span', { class: 'more-holder' });
