@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../integration/harness.js';
 import { accessibilityViolations } from './accessibility.js';
-import { logIn, SHOTS, startServiceAndChromium, stopServiceAndChromium } from './chromium.js';
+import { logIn, reachButton, SHOTS, startServiceAndChromium, stopServiceAndChromium } from './chromium.js';
 
 let service: TestService;
 let browser: Browser;
@@ -160,6 +160,34 @@ describe('a map on a phone', () => {
     // Back to a phone: folded again.
     await page.setViewportSize({ width: 375, height: 740 });
     await expect.poll(() => more.isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('keeps the drawing tools in the row at 375 px while Save counts hundreds of changes', async () => {
+    const user = await service.newUser();
+    const features = Array.from({ length: 150 }, (_, i) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [2.3 + (i % 15) * 0.01, 48.8 + Math.floor(i / 15) * 0.01] }, properties: { title: `P${i}` } }));
+    const made = await service.send('map/upload', user.key, { file_type: 'geojson', visibility: 'public', title: 'Many' }, JSON.stringify({ type: 'FeatureCollection', features }));
+    expect(made.error).toBeUndefined();
+    const { context, page, errors } = await opened(375, user.username, `${new URL(made.url as string).pathname}?edit=1`);
+    const toolbar = page.getByRole('toolbar', { name: 'Map editing' });
+    await toolbar.getByRole('button', { name: 'More tools' }).waitFor();
+    // Every point recoloured at once (Box over the whole map, a colour for all): Save (150).
+    await (await reachButton(page, 'Select several items: drag a box')).click();
+    const map = (await page.locator('.maplibregl-canvas').boundingBox())!;
+    await page.mouse.move(map.x + 5, map.y + 5);
+    await page.mouse.down();
+    await page.mouse.move(map.x + map.width / 2, map.y + map.height / 2, { steps: 4 });
+    await page.mouse.move(map.x + map.width - 5, map.y + map.height - 5, { steps: 4 });
+    await page.mouse.up();
+    await expect.poll(() => page.locator('.selection-panel h2').textContent()).toBe('150 items selected');
+    await page.getByRole('button', { name: 'Colour #e7298a' }).click();
+    await expect.poll(() => page.locator('.editor-toolbar button.save').textContent()).toBe('Save (150)');
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    for (const tool of ['Select and edit items', 'Draw a point', /^Draw a line/, /^Draw an area/]) expect(await toolbar.getByRole('button', { name: tool }).isVisible()).toBe(true);
+    expect(new Set(await tops(page, '.editor-toolbar > button, .editor-toolbar .more'))).toHaveLength(1);
+    await page.screenshot({ path: `${SHOTS}/phone-toolbar-save-375.png` });
+    expect(await accessibilityViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });
