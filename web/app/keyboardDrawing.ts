@@ -7,8 +7,9 @@
 // tells the keys for the tool on (the map's accessible description; shown while the map has the
 // keyboard), and what happens is announced (./announcer.ts). With a line or an area selected, V
 // chooses its next vertex (Shift+V the one before), marked on the map with a ring; the arrows move
-// that vertex (10 pixels, 1 with Shift), each press one edit ("Vertex 3 of 7 moved."); Escape lets
-// it go (the next Escape closes the item).
+// that vertex (10 pixels, 1 with Shift), each press one edit ("Vertex 3 of 7 moved."), Delete or
+// Backspace deletes it (not the item; a line keeps two, an area three); Escape lets it go (the next
+// Escape closes the item).
 import { announce } from './announcer.js';
 import { element } from './element.js';
 import type { Drawing, MapView } from './mapAdapter.js';
@@ -42,7 +43,7 @@ const HELP: Record<NonNullable<KeyboardTool> | 'point-selected' | 'shape-selecte
   select: 'Keyboard: arrows move the map under the crosshair, + and − zoom; Enter opens the item there. With Point, Line or Area, Enter draws there.',
   'point-selected': 'Keyboard: arrows move the selected point (Shift+arrow: one pixel); Escape closes it.',
   'shape-selected': 'Keyboard: arrows move the map; V chooses a vertex of the selected shape (Shift+V the one before), then the arrows move it; Escape closes it.',
-  'vertex-chosen': 'Keyboard: arrows move the chosen vertex (Shift+arrow: one pixel); V the next one, Shift+V the one before; Escape lets it go.',
+  'vertex-chosen': 'Keyboard: arrows move the chosen vertex (Shift+arrow: one pixel), Delete deletes it; V the next one, Shift+V the one before; Escape lets it go.',
   box: 'Keyboard: arrows move the map; the Box tool needs a pointer: choose items in the list instead.',
   point: 'Keyboard: arrows move the map under the crosshair; Enter or Space puts a point there.',
   text: 'Keyboard: arrows move the map under the crosshair; Enter or Space puts a text label there.',
@@ -67,6 +68,15 @@ function withVertex(geometry: VertexGeometry, [r, i]: [number, number], to: [num
   if (geometry.type === 'LineString') return { type: 'LineString', coordinates: geometry.coordinates.map((at, j) => (j === i ? to : at)) };
   const last = geometry.coordinates[r]!.length - 1;
   return { type: 'Polygon', coordinates: geometry.coordinates.map((ring, k) => (k !== r ? ring : ring.map((at, j) => (j === i || (i === 0 && j === last) ? to : at)))) };
+}
+
+/** The geometry without vertex [r, i] (an area's ring closed again on its new first vertex), or undefined when the shape would have too few (a line two, an area's ring three). */
+function withoutVertex(geometry: VertexGeometry, [r, i]: [number, number]): VertexGeometry | undefined {
+  if (geometry.type === 'LineString') return geometry.coordinates.length <= 2 ? undefined : { type: 'LineString', coordinates: geometry.coordinates.filter((_, j) => j !== i) };
+  const open = geometry.coordinates[r]!.slice(0, -1);
+  if (open.length <= 3) return undefined;
+  const kept = open.filter((_, j) => j !== i);
+  return { type: 'Polygon', coordinates: geometry.coordinates.map((ring, k) => (k !== r ? ring : [...kept, kept[0]!])) };
 }
 
 export interface KeyboardDrawing {
@@ -145,6 +155,17 @@ export function startKeyboardDrawing(options: KeyboardDrawingOptions): KeyboardD
       options.reshape(chosenOne.id, withVertex(chosenOne.geometry, chosenOne.place, moved));
       refresh();
       announce(`Vertex ${chosenOne.index + 1} of ${chosenOne.count} moved.`);
+      return;
+    }
+    if (chosenOne && (event.key === 'Delete' || event.key === 'Backspace')) {
+      // The chosen vertex goes (not the item: the editor's Delete); the next one is chosen.
+      event.preventDefault();
+      event.stopPropagation();
+      const fewer = withoutVertex(chosenOne.geometry, chosenOne.place);
+      if (!fewer) return announce(`Vertex ${chosenOne.index + 1} of ${chosenOne.count} stays: ${chosenOne.geometry.type === 'LineString' ? 'a line needs two' : 'an area needs three'}.`);
+      options.reshape(chosenOne.id, fewer);
+      refresh();
+      announce(`Vertex ${chosenOne.index + 1} of ${chosenOne.count} deleted.`);
       return;
     }
     if (chosenOne && event.key === 'Escape') {
