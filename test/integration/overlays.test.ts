@@ -3,6 +3,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, featureCollection, type TestService } from './harness.js';
+import { makeZip } from '../support/zipWriter.js';
 
 let service: TestService;
 let key: string;
@@ -61,6 +62,24 @@ describe('image overlays through the API', () => {
     const foreign = await service.call('map/update', key, { map_id: id, geojson: { type: 'FeatureCollection', features: [overlayFeature({ id: theirs })] } });
     expect(foreign.error_code).toBeDefined();
     expect((await service.call('map/get', key, { map_id: id })).images).toEqual([image]);
+  });
+
+  it('imports a KMZ ground overlay with its image stored, and skips one whose image is an address with a note', async () => {
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#22aa44' } }).png().toBuffer();
+    const overlayKml = (name: string, href: string) =>
+      `<GroundOverlay><name>${name}</name><color>b3ffffff</color><Icon><href>${href}</href></Icon><LatLonBox><north>60.2</north><south>60.1</south><east>25.0</east><west>24.9</west><rotation>10</rotation></LatLonBox></GroundOverlay>`;
+    const doc = `<kml xmlns="http://www.opengis.net/kml/2.2"><Document>${overlayKml('Floor plan', 'images/plan.png')}\n${overlayKml('Remote', 'http://127.0.0.1:9/plan.png')}</Document></kml>`;
+    const answer = await service.send('map/upload', key, { file_type: 'kml', visibility: 'public' }, makeZip([{ name: 'doc.kml', data: doc }, { name: 'images/plan.png', data: png }]));
+    expect(answer.error).toBeUndefined();
+    expect(answer.import.features).toBe(1);
+    expect(answer.import.skipped).toEqual([
+      { line: 2, reason: 'ground overlay "Remote": its image is at an address ("http://127.0.0.1:9/plan.png"), which is never fetched; put the image inside a KMZ; it was skipped' },
+    ]);
+    const map = await service.call('map/get', key, { map_id: answer.id });
+    const [overlay] = map.geojson.features;
+    expect(overlay.properties).toMatchObject({ title: 'Floor plan', overlay: true, opacity: 0.702, image: { w: 64, h: 48, avg_color: '#22aa44' } });
+    expect(map.images).toEqual([overlay.properties.image.id]);
+    expect(overlay.geometry.coordinates[0]).toHaveLength(5);
   });
 
   it('has not logged an internal error', () => {
