@@ -82,6 +82,25 @@ describe('image overlays through the API', () => {
     expect(overlay.geometry.coordinates[0]).toHaveLength(5);
   });
 
+  it('draws the overlay\'s image into the map\'s static image (the render activity reads it)', async () => {
+    const png = await sharp({ create: { width: 50, height: 50, channels: 3, background: '#ff00ff' } }).png().toBuffer();
+    const image = (await service.send('image/upload', key, { file_type: 'png' }, png)).image_id as string;
+    const geojson = { type: 'FeatureCollection', features: [overlayFeature({ id: image }, 1)] };
+    const answer = await service.send('map/upload', key, { file_type: 'geojson', visibility: 'public', title: 'Static overlay' }, JSON.stringify(geojson));
+    expect(answer.error).toBeUndefined();
+    await expect
+      .poll(async () => (await service.db('maps').where({ id: answer.id }).first('image_files')).image_files, { timeout: 60_000, interval: 100 })
+      .not.toBeNull();
+    const path = new URL(answer.url as string).pathname;
+    const drawn = await sharp(Buffer.from(await (await fetch(`${service.url}${path}/static.png`)).arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
+    let magenta = 0;
+    for (let i = 0; i < drawn.data.length; i += drawn.info.channels) {
+      if (drawn.data[i]! > 235 && drawn.data[i + 1]! < 20 && drawn.data[i + 2]! > 235) magenta++;
+    }
+    // The overlay fills the framed middle of the 1200 × 630 image (less the padding).
+    expect(magenta).toBeGreaterThan(100_000);
+  });
+
   it('has not logged an internal error', () => {
     expect(service.internalErrors).toEqual([]);
   });
