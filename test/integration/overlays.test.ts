@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, featureCollection, type TestService } from './harness.js';
 import { makeZip } from '../support/zipWriter.js';
+import { unzipSync } from '../support/unzip.js';
 
 let service: TestService;
 let key: string;
@@ -99,6 +100,67 @@ describe('image overlays through the API', () => {
     }
     // The overlay fills the framed middle of the 1200 × 630 image (less the padding).
     expect(magenta).toBeGreaterThan(100_000);
+  });
+
+  it('exports overlays to KMZ as GroundOverlays with their images inside, and imports that KMZ back to the same overlays', async () => {
+    const png = await sharp({ create: { width: 80, height: 40, channels: 3, background: '#884422' } }).png().toBuffer();
+    const image = (await service.send('image/upload', key, { file_type: 'png' }, png)).image_id as string;
+    const turned = [[25.1, 60.1], [25.2, 60.12], [25.18, 60.2], [25.08, 60.18], [25.1, 60.1]];
+    const geojson = {
+      type: 'FeatureCollection',
+      groups: [{ id: 1, title: 'Plans' }],
+      features: [
+        { ...overlayFeature({ id: image }, 0.6), properties: { ...overlayFeature({ id: image }).properties, opacity: 0.6, group: 1, description: 'Surveyed <1900> & drawn' } },
+        { ...overlayFeature({ id: image }, 0.2, turned), properties: { title: 'Turned', overlay: true, image: { id: image }, opacity: 0.2 } },
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [25, 60.15] }, properties: { title: 'Pin' } },
+      ],
+    };
+    const source = await service.send('map/upload', key, { file_type: 'geojson', visibility: 'public', title: 'Export me' }, JSON.stringify(geojson));
+    expect(source.error).toBeUndefined();
+    const path = new URL(source.url as string).pathname;
+
+    const kmz = await fetch(`${service.url}${path}/download.kmz`);
+    expect(kmz.status).toBe(200);
+    expect(kmz.headers.get('content-type')).toBe('application/vnd.google-earth.kmz');
+    const bytes = new Uint8Array(await kmz.arrayBuffer());
+    const entries = unzipSync(bytes);
+    const kml = Buffer.from(entries['doc.kml']!).toString('utf8');
+    // An opaque image's stored file is a JPEG.
+    expect(kml).toContain(`<Icon><href>files/${image}.jpg</href></Icon><LatLonBox><north>60.2</north><south>60.1</south><east>25</east><west>24.9</west></LatLonBox>`);
+    expect(kml).toContain('<color>99ffffff</color>');
+    expect(kml).toContain('<gx:LatLonQuad><coordinates>25.1,60.1 25.2,60.12 25.18,60.2 25.08,60.18</coordinates></gx:LatLonQuad>');
+    expect(Object.keys(entries).sort()).toEqual(['doc.kml', `files/${image}.jpg`]);
+
+    const back = await service.send('map/upload', key, { file_type: 'kml', visibility: 'public' }, bytes);
+    expect(back.error).toBeUndefined();
+    expect(back.import).toEqual({ features: 3, skipped: [] });
+    const map = await service.call('map/get', key, { map_id: back.id });
+    const before = (await service.call('map/get', key, { map_id: source.id })).geojson.features;
+    const after = map.geojson.features;
+    expect(map.images).toHaveLength(1);
+    expect(after).toHaveLength(before.length);
+    for (const feature of before) {
+      const again = after.find((each: { properties: { title: string } }) => each.properties.title === feature.properties.title);
+      expect(again.geometry).toEqual(feature.geometry);
+      const { image: imageBefore, ...rest } = feature.properties;
+      const { image: imageAfter, ...restAfter } = again.properties;
+      expect(restAfter).toEqual(rest);
+      // The image comes back as a new upload of the KMZ's file (a JPEG of a JPEG: colours within a step).
+      if (imageBefore) expect(imageAfter).toMatchObject({ id: map.images[0], w: imageBefore.w, h: imageBefore.h });
+    }
+
+    // The plain KML names the image by its address, which an import never fetches.
+    const plain = await (await fetch(`${service.url}${path}/download.kml`)).text();
+    expect(plain).toContain(`<href>${service.url}/images/${image}/s2048</href>`);
+    expect(plain).toContain('xmlns:gx="http://www.google.com/kml/ext/2.2"');
+    const image2048 = await fetch(`${service.url}/images/${image}/s2048`);
+    expect(image2048.status).toBe(200);
+    const plainBack = await service.send('map/upload', key, { file_type: 'kml', visibility: 'public' }, plain);
+    expect(plainBack.import.features).toBe(1);
+    expect(plainBack.import.skipped.map((item: { reason: string }) => item.reason)).toEqual([
+      expect.stringMatching(/^ground overlay "Turned": its image is at an address/),
+      expect.stringMatching(/^ground overlay "Old town plan": its image is at an address .* which is never fetched/),
+    ]);
   });
 
   it('has not logged an internal error', () => {

@@ -419,6 +419,7 @@ class KmlHandler implements XmlHandler {
       throw new AppError('too_many_features', `the KML file holds more than ${MAX_FEATURES} placemarks; a map holds at most ${MAX_FEATURES} items`);
     }
     const properties = result.properties;
+    if (this.escapedDescriptions && typeof properties.description === 'string') properties.description = unescapedDescription(properties.description);
     const container = this.containers[this.containers.length - 1];
     if (container?.groupId !== undefined) properties.group = container.groupId;
     let hidden = result.hidden;
