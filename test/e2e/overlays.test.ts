@@ -64,6 +64,8 @@ describe('image overlays on the map page', () => {
     await expect.poll(() => mapPixelsNear(page, HALF_GREEN, 24), { timeout: 20_000, interval: 250 }).toBeGreaterThan(3_000);
     expect(await mapPixelsNear(page, GREEN)).toBe(0); // at half opacity, never the image's own green
     await page.screenshot({ path: `${SHOTS}/overlays.png` });
+    // The list shows each overlay by its image.
+    expect(await page.locator(`svg.kind-area image[href="/images/${magenta}/s256"]`).count()).toBe(1);
 
     // A click on the image opens the overlay item's popup.
     const canvas = (await page.locator('.maplibregl-canvas').boundingBox())!;
