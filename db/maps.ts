@@ -177,7 +177,7 @@ const writeFeatureRows = (trx: Knex.Transaction, mapId: number, content: MapCont
   copyFeatureRows(trx, mapId, content.lines(), content.featureCount);
 
 /** The maps columns a content sets. */
-const contentColumns = (content: MapContent) => ({
+const contentColumns = (content: Omit<MapContent, 'lines'>) => ({
   head: content.head,
   feature_count: content.featureCount,
   features_bytes: content.featureBytes,
@@ -259,7 +259,7 @@ export async function insertStreamedMap(db: Db, map: NewStreamedMap): Promise<Ma
       const settled = await map.settle();
       if ('fallBack' in settled) throw new FallBack();
       if (written !== settled.content.featureCount) throw new Error(`${written} feature rows written for ${settled.content.featureCount} features`);
-      return insertMapRow(trx, mapId, { ...map, ...settled, content: { ...settled.content, lines: () => [] } });
+      return insertMapRow(trx, mapId, { ...map, ...settled });
     }));
   } catch (error) {
     if (error instanceof FallBack) return 'fallBack';
@@ -268,7 +268,7 @@ export async function insertStreamedMap(db: Db, map: NewStreamedMap): Promise<Ma
 }
 
 /** The map's row, its media, its first version and its request, once its features are in. */
-async function insertMapRow(trx: Knex.Transaction, mapId: number, map: NewMap): Promise<MapRecord> {
+async function insertMapRow(trx: Knex.Transaction, mapId: number, map: Omit<NewMap, 'content'> & { content: Omit<MapContent, 'lines'> }): Promise<MapRecord> {
   await timeLeft(trx, map.deadline);
   const shortName = await freeShortName(trx, map.ownerId, map.shortNameBase);
   await trx('maps').insert({
