@@ -88,7 +88,7 @@ export default defineConfig([
   // web/ is browser code (its pages are also rendered on the server): HTTP only, no server packages;
   // the map and drawing libraries behind the adapter (after the "everywhere" block, which it replaces here).
   { files: ['web/**/*.ts', 'web/**/*.tsx'], rules: { 'no-restricted-imports': bans(database, koa, nodeBuiltins, webServerPackages, mapLibraries) } },
-  { files: ['web/app/mapAdapter.ts', 'web/app/drawingAdapter.ts', 'web/app/boxSelectAdapter.ts'], rules: { 'no-restricted-imports': bans(database, koa, nodeBuiltins, webServerPackages) } },
+  { files: ['web/app/mapAdapter.ts', 'web/app/drawingAdapter.ts', 'web/app/boxSelectAdapter.ts', 'web/app/overlayAdapter.ts'], rules: { 'no-restricted-imports': bans(database, koa, nodeBuiltins, webServerPackages) } },
 
 
   {

@@ -2,9 +2,10 @@
 // them (rowsFromThread.ts) and they go into the map's COPY while the file is still being parsed,
 // numbered from a block of ids reserved beforehand (db/streamedAppend.ts). The map's row lock is
 // taken only once the file is parsed whole, for the head, counters and revision. A file whose rows
-// cannot go in as they were streamed — media to store and link, or groups that change in this
-// map (new_group, group ids the map uses already) — is rolled back and written the other way
-// (appendToMap's: the document file placed into the map), still within this activity.
+// cannot go in as they were streamed — media to store and link, or group ids the map uses
+// already — is rolled back and written the other way (appendToMap's: the document file placed
+// into the map), still within this activity; a `new_group` append, whose rows all change group,
+// goes that way from the start.
 // The activity keeps the processing limit itself: the parse stops at the deadline and nothing
 // commits after it, so its answer is the request's outcome.
 import fs from 'node:fs';
@@ -16,8 +17,8 @@ import { requireMapAccess } from '../lib/access.js';
 import { AppError } from '../lib/errors.js';
 import { readLocalDocumentHead } from '../lib/formats/documentFile.js';
 import { capSkipped } from '../lib/formats/skipped.js';
-import { appendedHead, planAppend } from '../lib/geojson/appendPlan.js';
-import { MAX_FEATURES, type DocumentHead } from '../lib/geojson/model.js';
+import { planAppendTo } from '../lib/geojson/appendPlan.js';
+import { MAX_FEATURES } from '../lib/geojson/model.js';
 import { checkMapBytes } from '../lib/geojson/sizeLimits.js';
 import { GUESSED_FORMAT_FILE_TYPES, keepsSubgroups, type AppendDuringParseInput, type AppendMapResult } from '../lib/jobContracts.js';
 import { summaryOf } from '../lib/mapSummary.js';
@@ -52,17 +53,43 @@ export function makeAppendDuringParse(deps: ActivityDeps, parsers: ParserPool) {
       const context = Context.current();
       if (input.deadline !== null && Date.now() >= input.deadline) throw new TimeLimitReached();
       requireMapAccess(await findMapWithRole(db, input.mapId, input.userId), input.mapId, input.userId, 'edit');
+      const outputFile = await blobs.scratchFile();
       // Heartbeats carry cancellation (a cancelled workflow) to this activity.
       const beat = setInterval(() => context.heartbeat(), 2_000);
-      const outputFile = await blobs.scratchFile();
       const limit = input.deadline === null ? undefined : AbortSignal.timeout(Math.max(1, input.deadline - Date.now()));
       let inputFile: string | undefined;
       let parse: StreamingParse | undefined;
       let ids: Awaited<ReturnType<typeof reserveFeatureIds>>;
       let written = false;
+      const keepSubgroups = (format: ParsedFile['format']) => keepsSubgroups(format ? GUESSED_FORMAT_FILE_TYPES[format] : input.fileType);
+      /** The other way: the parsed document file kept, then placed into the map (appendToMap's). */
+      const appendWhole = async (file: ParsedFile): Promise<AppendMapResult> => {
+        const kept = await keepParsedFile(deps, input, file, outputFile);
+        try {
+          const appended = await appendParsedFile(deps, { ...input, parsed: kept, keepSubgroups: keepSubgroups(file.format) });
+          written = true;
+          return {
+            map: appended.map,
+            import: { features: appended.added, skipped: kept.skipped },
+            ...(file.format === undefined ? {} : { format: file.format }),
+            ...(appended.revision !== undefined ? { revision: appended.revision, addedIds: appended.addedIds } : {}),
+          };
+        } finally {
+          await blobs.delete(kept.parsedKey);
+        }
+      };
       try {
         await faultBeforeParse(faults, context.cancellationSignal, limit);
         inputFile = await blobs.localFile(input.blobKey);
+        if (input.newGroup !== undefined) {
+          // Every row goes into the new group, so the rows change after the parse: parsed first.
+          const file = await parsers
+            .parse({ fileType: input.fileType, inputFile, outputFile, options: { publicUrl } }, limit ? AbortSignal.any([context.cancellationSignal, limit]) : context.cancellationSignal)
+            .catch((error: unknown) => {
+              throw limit?.aborted ? new TimeLimitReached() : error;
+            });
+          return await appendWhole(file);
+        }
         ids = await reserveFeatureIds(db, input.mapId, idsFor(input.fileType, (await fs.promises.stat(inputFile)).size), input.deadline);
         if (!ids) throw new AppError('map_not_found', `There is no map with the id ${input.mapId}.`);
         parse = startStreamingParse(
@@ -76,20 +103,14 @@ export function makeAppendDuringParse(deps: ActivityDeps, parsers: ParserPool) {
           return { added: result.features, featureBytes: result.featureBytes };
         });
         whenParsed.catch(() => {}); // awaited by the write, or its failure is the parse's
-        const keepSubgroups = (format: ParsedFile['format']) => keepsSubgroups(format ? GUESSED_FORMAT_FILE_TYPES[format] : input.fileType);
         const finish = async (current: MapContentState): Promise<StreamedFinish> => {
           const file = parsed!;
           // Media is stored and the rows' references pointed at it: the rows change.
           if (file.media.length > 0 || file.imageIds.length > 0) return { fallBack: true };
-          const total = current.featureCount + file.features;
-          if (total > MAX_FEATURES) throw new AppError('too_many_features', `The map would have ${total} items; a map holds at most ${MAX_FEATURES}.`);
-          const mapHead = JSON.parse(current.head) as DocumentHead;
-          const plan = planAppend({ groups: mapHead.groups ?? [], nextFeatureId: current.nextFeatureId }, await readLocalDocumentHead(outputFile, file.rowBytes), {
-            newGroupTitle: input.newGroup,
-            keepSubgroups: keepSubgroups(file.format),
-          });
+          const { plan, head } = planAppendTo(current, file.features, await readLocalDocumentHead(outputFile, file.rowBytes), { keepSubgroups: keepSubgroups(file.format) });
+          // Group ids the map uses already: the rows' groups change.
           if (!plan.keepsGroups) return { fallBack: true };
-          return { head: JSON.stringify(appendedHead(mapHead, plan)), media: file.references };
+          return { head, media: file.references };
         };
         let outcome;
         try {
@@ -106,27 +127,17 @@ export function makeAppendDuringParse(deps: ActivityDeps, parsers: ParserPool) {
             maxIds: MAX_EVENT_IDS,
           });
         } catch (error) {
-          parse.stop(); // a failed write ends the parse too
-          await parse.end();
-          // The parse's own failure says more than the COPY it broke.
-          throw (await whenParsed.then(() => undefined, (parseError: unknown) => parseError)) ?? error;
+          throw await parse.failWith(error); // a failed write ends the parse too
         }
         if (!outcome) throw new AppError('map_not_found', `There is no map with the id ${input.mapId}.`);
         const file = parsed!;
-        const format = file.format === undefined ? {} : { format: file.format };
         if ('fallBack' in outcome) {
           await releaseFeatureIds(db, input.mapId, ids);
           ids = undefined;
-          const kept = await keepParsedFile(deps, input, file, outputFile);
-          try {
-            const appended = await appendParsedFile(deps, { ...input, parsed: kept, keepSubgroups: keepSubgroups(file.format) });
-            written = true;
-            return { map: appended.map, import: { features: appended.added, skipped: kept.skipped }, ...format, ...(appended.revision !== undefined ? { revision: appended.revision, addedIds: appended.addedIds } : {}) };
-          } finally {
-            await blobs.delete(kept.parsedKey);
-          }
+          return await appendWhole(file);
         }
         written = !outcome.alreadyApplied;
+        const format = file.format === undefined ? {} : { format: file.format };
         await faultPoint('after-commit');
         return { map: summaryOf(outcome.record), import: { features: outcome.added, skipped: capSkipped(file.skipped) }, ...format, revision: outcome.revision, addedIds: outcome.addedIds };
       } finally {

@@ -8,10 +8,9 @@ import { findMapWithRole } from '../db/maps.js';
 import { appendFeatures, type PreparedAppend } from '../db/mapFeatures.js';
 import { requireMapAccess } from '../lib/access.js';
 import { AppError } from '../lib/errors.js';
-import { appendedHead, planAppend, type AppendPlan } from '../lib/geojson/appendPlan.js';
+import { planAppendTo, type AppendPlan } from '../lib/geojson/appendPlan.js';
 import { readDocumentHead, readRows, rowLineBytes, type DocumentFile, type DocumentFileSource } from '../lib/formats/documentFile.js';
 import { joinedLines, rowLine } from '../lib/formats/featureRows.js';
-import { MAX_FEATURES, type DocumentHead } from '../lib/geojson/model.js';
 import { checkMapBytes } from '../lib/geojson/sizeLimits.js';
 import type { AppendParsedInput, AppendParsedResult } from '../lib/jobContracts.js';
 import { summaryOf } from '../lib/mapSummary.js';
@@ -51,16 +50,7 @@ export async function appendParsedFile({ db, blobs }: ActivityDeps, input: Appen
     requestId: input.requestId,
     userId: input.userId,
     prepare: (current): PreparedAppend => {
-      const total = current.featureCount + parsed.features;
-      if (total > MAX_FEATURES) {
-        throw new AppError('too_many_features', `The map would have ${total} items; a map holds at most ${MAX_FEATURES}.`);
-      }
-      const mapHead = JSON.parse(current.head) as DocumentHead;
-      const plan = planAppend({ groups: mapHead.groups ?? [], nextFeatureId: current.nextFeatureId }, fileHead, {
-        newGroupTitle: input.newGroup,
-        keepSubgroups: input.keepSubgroups,
-      });
-      const head = JSON.stringify(appendedHead(mapHead, plan));
+      const { plan, head } = planAppendTo(current, parsed.features, fileHead, { newGroupTitle: input.newGroup, keepSubgroups: input.keepSubgroups });
       const common = { head, added: parsed.features, media: parsed.media };
       if (plan.keepsGroups && parsed.sequentialIds && current.nextFeatureId === 1) {
         // The features keep their ids (1, 2, 3 …) and groups: they go in as the parser wrote them.

@@ -8,14 +8,18 @@
 //   FAULT_ACTION        exit: SIGKILL this process (default) | hang: stop there, then go on
 //   FAULT_HANG_SECONDS  how long `hang` stops (default 30)
 //
-// The points, in the order an import passes them:
-//   mid-parse       in the parser thread, once the first feature is written to the document file
-//   after-staging   the parsed document file is stored in the blob store; parseFile has not returned
-//                   (an upload that writes while it parses, uploadDuringParse: the file is parsed
-//                   whole and its rows are in the COPY, nothing committed; the parse's output is
-//                   still a scratch file)
-//   in-transaction  createMap/appendToMap: every feature row sent into the COPY, nothing committed
-//   after-commit    createMap/appendToMap: the transaction committed; the activity has not returned
+// The points an import passes. The activities that write while they parse (uploadDuringParse,
+// appendDuringParse, the way every upload and append goes now):
+//   mid-parse       in the parser thread, once the first feature is written
+//   in-transaction  every feature row sent into the COPY, nothing committed (on PGlite the rows
+//                   are gathered before the transaction opens: there, nothing is open yet)
+//   after-staging   uploadDuringParse: the file is parsed whole, its rows in the COPY, nothing
+//                   committed (the parse's output is still a scratch file); appendDuringParse
+//                   only when it falls back to the other way (media or group ids the map has)
+//   after-commit    the transaction committed; the activity has not returned
+// The other way (parseFile, then createMap/appendToMap; histories from before the patches, the
+// fall-backs): mid-parse; after-staging, the parsed document file stored in the blob store and
+// parseFile not returned; in-transaction and after-commit in createMap/appendToMap.
 // and in the stored files' activities:
 //   media-files-stored  an image's or a marker's resized files are in the blob store, its row not written
 //   map-image-stored    a map's new static image and thumbnail are in the blob store, not recorded on the map

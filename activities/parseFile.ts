@@ -22,9 +22,9 @@ export function makeParseFile(deps: ActivityDeps, parsers: ParserPool) {
   return async function parseFile(input: ParseFileInput): Promise<ParseFileResult> {
     return failingOnBadInput(async () => {
       const context = Context.current();
+      const outputFile = await blobs.scratchFile();
       // Heartbeats carry cancellation (the processing limit) to this activity.
       const beat = setInterval(() => context.heartbeat(), 2_000);
-      const outputFile = await blobs.scratchFile();
       let inputFile: string | undefined;
       try {
         await faults?.beforeParse?.(context.cancellationSignal);

@@ -9,7 +9,8 @@ import { createCanvas } from '@napi-rs/canvas';
 import { Context } from '@temporalio/activity';
 import { featureTextsPage } from '../db/mapFeatures.js';
 import { findMapRecord, replaceMapImageFiles } from '../db/maps.js';
-import { findMarkers } from '../db/media.js';
+import { findImages, findMarkers } from '../db/media.js';
+import { pickDerivative } from '../lib/media/derivatives.js';
 import { findProviderKey } from '../db/providerKeys.js';
 import { STORED_FILE_PREFIXES } from '../lib/blobs/blobStore.js';
 import { basemapById, DEFAULT_BASEMAP, type Basemap } from '../lib/basemaps.js';
@@ -63,6 +64,23 @@ async function markersOf(deps: ActivityDeps, ids: string[]): Promise<[string, Ui
     const file = marker.derivatives.find((d) => d.name === MARKER_DERIVATIVE) ?? marker.derivatives[0];
     if (!file || !(await deps.blobs.exists(file.key))) continue;
     files.push([marker.id, await deps.blobs.read(file.key)]);
+  }
+  return files;
+}
+
+/** The image drawn for an overlay: the derivative for a 2048-pixel box (the static image is 1200 wide). */
+const OVERLAY_DERIVATIVE_BOX = 2048;
+/** Most overlay images one render reads (each is held in memory, decoded, while the images are drawn). */
+export const MAX_OVERLAY_IMAGES = 20;
+
+/** The files of the images the scene's overlays show (the first MAX_OVERLAY_IMAGES); an image that is gone leaves its overlay out. */
+async function overlayImagesOf(deps: ActivityDeps, ids: string[]): Promise<[string, Uint8Array][]> {
+  const files: [string, Uint8Array][] = [];
+  if (ids.length === 0) return files;
+  for (const image of await findImages(deps.db, ids.slice(0, MAX_OVERLAY_IMAGES))) {
+    const file = pickDerivative(image.derivatives, OVERLAY_DERIVATIVE_BOX);
+    if (!file || !(await deps.blobs.exists(file.key))) continue;
+    files.push([image.id, await deps.blobs.read(file.key)]);
   }
   return files;
 }
@@ -140,9 +158,10 @@ async function render(deps: ActivityDeps, renderer: RenderPool, input: RenderMap
       const needs = await inbox.next();
       if (needs.type !== 'scene') throw new Error(`Unexpected message ${needs.type}`);
       const markers = await markersOf(deps, needs.markerIds);
+      const overlays = await overlayImagesOf(deps, needs.overlayImageIds);
       const backgrounds = paintTiles ? await backgroundsOf(paintTiles, needs.bounds) : null;
       const streets = deps.streets && basemap.drawing.type === 'builtin' ? await streetTilesFor(deps.streets, needs.bounds) : null;
-      port.postMessage({ type: 'assets', markers, backgrounds, streets } satisfies ToRenderThread);
+      port.postMessage({ type: 'assets', markers, overlays, backgrounds, streets } satisfies ToRenderThread);
     },
     signal,
   );

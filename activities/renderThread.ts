@@ -30,13 +30,15 @@ export type ToRenderThread =
   | {
       type: 'assets';
       markers: [string, Uint8Array][];
+      /** The images of the scene's overlays, by image id. */
+      overlays: [string, Uint8Array][];
       backgrounds: { static: Uint8Array; thumbnail: Uint8Array } | null;
       /** A built-in basemap's street map tiles for each image's view (none without a street archive). */
       streets: { static: StreetTileBytes[]; thumbnail: StreetTileBytes[] } | null;
     };
 
 /** Thread → activity. */
-export type FromRenderThread = { type: 'page-read' } | { type: 'scene'; markerIds: string[]; bounds: WorldBounds | null; features: number };
+export type FromRenderThread = { type: 'page-read' } | { type: 'scene'; markerIds: string[]; overlayImageIds: string[]; bounds: WorldBounds | null; features: number };
 
 export interface RenderThreadResult {
   static: Uint8Array;
@@ -126,17 +128,26 @@ async function render(task: RenderTask): Promise<RenderThreadResult> {
       port.postMessage({ type: 'page-read' } satisfies FromRenderThread);
     }
     const markerIds = [...new Set(scene.points.flatMap((point) => (point.markerId ? [point.markerId] : [])))];
-    port.postMessage({ type: 'scene', markerIds, bounds: scene.bounds, features } satisfies FromRenderThread);
+    const overlayImageIds = [...new Set(scene.overlays.map((overlay) => overlay.imageId))];
+    port.postMessage({ type: 'scene', markerIds, overlayImageIds, bounds: scene.bounds, features } satisfies FromRenderThread);
     const assets = await inbox.next();
     if (assets.type !== 'assets') throw new Error(`Unexpected message ${assets.type}`);
     const markers = new Map<string, Image>();
     for (const [id, bytes] of assets.markers) markers.set(id, await loadImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
+    const overlays = new Map<string, Image>();
+    for (const [id, bytes] of assets.overlays) {
+      try {
+        overlays.set(id, await loadImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
+      } catch {
+        // an image Skia cannot read: its overlay is left out
+      }
+    }
     const basemap = task.basemap;
     const draw = (name: keyof typeof IMAGE_SIZES) => {
       const size = IMAGE_SIZES[name];
       const background = assets.backgrounds?.[name];
       const streets = assets.streets?.[name];
-      return renderMapImage({ scene, basemap, markers, ...(background ? { paintTiles: painterOf(background, size) } : {}), ...(streets ? { streets } : {}) }, size);
+      return renderMapImage({ scene, basemap, markers, overlays, ...(background ? { paintTiles: painterOf(background, size) } : {}), ...(streets ? { streets } : {}) }, size);
     };
     const images = { static: await draw('static'), thumbnail: await draw('thumbnail') };
     return images;

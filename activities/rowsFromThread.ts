@@ -60,9 +60,12 @@ export interface StreamingParse {
   /** The row lines, as RowsFromThread.lines. */
   lines: AsyncGenerator<Buffer>;
   parsing: Promise<ParsedFile>;
-  /** Ends the parse (the write failed). */
-  stop(): void;
-  /** Waits for the thread to be done (with the files), however the parse ends, and stops listening. */
+  /**
+   * The write of the rows failed with `error`: ends the parse and answers what to throw — the
+   * parse's own failure when it failed first (it says more than the COPY it broke), else `error`.
+   */
+  failWith(error: unknown): Promise<unknown>;
+  /** Ends the parse if it still runs, waits for the thread to be done (with the files), and stops listening. */
   end(): Promise<void>;
 }
 
@@ -78,20 +81,29 @@ export function startStreamingParse(
   const rows = new RowsFromThread();
   const stop = new AbortController();
   const all = AbortSignal.any([...signals, stop.signal, ...(limit ? [limit] : [])]);
+  // The parse failed on its own (not because the write stopped it).
+  let ownFailure: { error: unknown } | undefined;
   const parsing = parsers.parse({ ...task, rows: { port: rows.port, ...(firstId === undefined ? {} : { firstId }) } }, all).catch((error: unknown) => {
     const failure = limit?.aborted ? new TimeLimitReached() : error;
+    if (!stop.signal.aborted) ownFailure = { error: failure };
     rows.fail(failure);
     throw failure;
   });
   parsing.catch(() => {}); // awaited by the caller; a failure also ends the lines
+  const end = async () => {
+    stop.abort();
+    await parsing.catch(() => {});
+    rows.close();
+  };
   return {
     lines: rows.lines(),
     parsing,
-    stop: () => stop.abort(),
-    async end() {
-      await parsing.catch(() => {});
-      rows.close();
+    async failWith(error) {
+      const failedFirst = ownFailure;
+      await end();
+      return failedFirst ? failedFirst.error : error;
     },
+    end,
   };
 }
 

@@ -30,9 +30,12 @@ export function makeUploadDuringParse(deps: ActivityDeps, parsers: ParserPool) {
       const context = Context.current();
       if (input.deadline !== null && Date.now() >= input.deadline) throw new TimeLimitReached();
       await requireOwner(db, input.ownerId);
+      const description = input.settings.description ?? '';
+      // Rendered once, in the renderer's thread within its budget, and kept for the map's page.
+      const descriptionHtml = (await renderDescription(description)).html;
+      const outputFile = await blobs.scratchFile();
       // Heartbeats carry cancellation (a cancelled workflow) to this activity.
       const beat = setInterval(() => context.heartbeat(), 2_000);
-      const outputFile = await blobs.scratchFile();
       const limit = input.deadline === null ? undefined : AbortSignal.timeout(Math.max(1, input.deadline - Date.now()));
       let inputFile: string | undefined;
       let parse: StreamingParse | undefined;
@@ -40,9 +43,6 @@ export function makeUploadDuringParse(deps: ActivityDeps, parsers: ParserPool) {
         await faultBeforeParse(faults, context.cancellationSignal, limit);
         inputFile = await blobs.localFile(input.blobKey);
         parse = startStreamingParse(parsers, { fileType: input.fileType, inputFile, outputFile, options: { publicUrl } }, { signals: [context.cancellationSignal], limit });
-        const description = input.settings.description ?? '';
-        // Rendered once, in the renderer's thread within its budget, and kept for the map's page.
-        const descriptionHtml = (await renderDescription(description)).html;
         let parsed: ParsedFile | undefined;
         let record;
         try {
@@ -69,10 +69,7 @@ export function makeUploadDuringParse(deps: ActivityDeps, parsers: ParserPool) {
             },
           });
         } catch (error) {
-          parse.stop(); // a failed write ends the parse too
-          await parse.end();
-          // The parse's own failure says more than the COPY it broke.
-          throw (await parse.parsing.then(() => undefined, (parseError: unknown) => parseError)) ?? error;
+          throw await parse.failWith(error); // a failed write ends the parse too
         }
         const file = parsed ?? (await parse.parsing); // a retry of a committed upload: its map, whose file was parsed again
         if (record === 'fallBack') {

@@ -58,7 +58,10 @@ export const featureSchema = z
         'Free-form JSON data (at most 32 levels deep, no NUL characters). The map reads: title, description ' +
           '(Markdown), url, group (the id of a group of the document), marker-symbol (a built-in icon), marker_id ' +
           '(an uploaded marker), image ({id, w, h, tip_color, avg_color} from an image upload), color (#rrggbb), visible; ' +
-          'text_label (true: a Point shown as its title alone, in its color, default dark) with text_size (pixels, 10–48, default 16).',
+          'text_label (true: a Point shown as its title alone, in its color, default dark) with text_size (pixels, 10–48, default 16); ' +
+          'overlay (true: an image overlay — the geometry a Polygon of one closed ring of the image\'s 4 corners, lower-left, ' +
+          'lower-right, upper-right, upper-left, then the lower-left again, as KML\'s gx:LatLonQuad; image required; ' +
+          'opacity a number 0–1, 1 when omitted).',
       ),
   })
   .describe('A map item; members other than type, id, geometry and properties are dropped');

@@ -75,8 +75,13 @@ const copyFeaturesSql = (source: string): string => `copy map_features (map_id, 
 export async function copyFeatureRows(trx: Knex.Transaction, mapId: number, lines: RowLines, expected?: number): Promise<number> {
   if (!Number.isSafeInteger(mapId)) throw new Error(`not a map id: ${mapId}`);
   const written = await copyLines(trx, Buffer.from(`${mapId}\t`), lines);
-  if (expected !== undefined && written !== expected) throw new Error(`${written} feature rows written for ${expected} features`);
+  if (expected !== undefined) checkRowsWritten(written, expected);
   return written;
+}
+
+/** Fails the transaction when the rows written are not the features parsed (a file that lost lines is never a map's content). */
+export function checkRowsWritten(written: number, expected: number): void {
+  if (written !== expected) throw new Error(`${written} feature rows written for ${expected} features`);
 }
 
 /**

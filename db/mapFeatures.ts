@@ -68,12 +68,11 @@ export async function appendFeatures(
 ): Promise<AppendOutcome | undefined> {
   return translating(() => db.transaction(async (trx) => {
     await timeLeft(trx, spec.deadline);
-    const map = await trx('maps').select('head', 'feature_count', 'next_feature_id').where({ id: spec.mapId }).forUpdate().first();
+    const map = await trx('maps').select('head', 'feature_count', 'next_feature_id', 'revision').where({ id: spec.mapId }).forUpdate().first();
     if (!map) return undefined;
     const done = await trx('import_requests').select('features_added').where({ request_id: spec.requestId }).first();
     if (done) {
-      const revision = Number((await trx('maps').where({ id: spec.mapId }).first('revision')).revision);
-      return { record: (await findMapRecord(trx, spec.mapId))!, added: done.features_added, alreadyApplied: true, revision, addedIds: null };
+      return { record: (await findMapRecord(trx, spec.mapId))!, added: done.features_added, alreadyApplied: true, revision: Number(map.revision), addedIds: null };
     }
     const append = spec.prepare({ head: map.head, featureCount: Number(map.feature_count), nextFeatureId: Number(map.next_feature_id) });
     await timeLeft(trx, spec.deadline);

@@ -1,16 +1,8 @@
 // What a map's web page shows of its content without reading it whole: the document head (its
 // groups), the first features in the map's order (for the item list), and how many features each
 // group holds.
+import type { MapPageContent } from '../lib/mapItems.js';
 import type { Db } from './connection.js';
-
-export interface MapPageContent {
-  /** The head's JSON text (groups and other top-level keys). */
-  head: string;
-  features: { id: number; text: string }[];
-  /** Feature counts by group id (null: not in a group). */
-  groupCounts: { groupId: string | null; count: number }[];
-  total: number;
-}
 
 export async function readMapPageContent(db: Db, mapId: number, limit: number): Promise<MapPageContent> {
   const [row, features, counts] = await Promise.all([

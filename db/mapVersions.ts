@@ -4,27 +4,10 @@
 // write opens its version before it touches a row (openVersion, keepRowsBefore) and closes it
 // after (closeVersion); all in the write's transaction, on the locked map row.
 import type { Knex } from 'knex';
+import type { RestoreOutcome, VersionKind, VersionSummary } from '../lib/mapVersions.js';
 import type { Db } from './connection.js';
 import { translating } from './errors.js';
 import { addMedia, mediaOfRows, recheckMedia } from './mapMedia.js';
-
-export type VersionKind = 'create' | 'save' | 'restore' | 'replace' | 'append';
-
-export interface VersionSummary {
-  id: number;
-  revision: number;
-  kind: VersionKind;
-  /** Who made it (null: the account is gone). */
-  savedBy: string | null;
-  createdAt: Date;
-  added: number;
-  changed: number;
-  deleted: number;
-  /** Items in the map after it. */
-  featureCount: number;
-  /** A restore: the revision it brought back. */
-  restoredRevision: number | null;
-}
 
 const ROW_COLUMNS = ['feature_id', 'feature', 'ordinal', 'group_id', 'min_lon', 'min_lat', 'max_lon', 'max_lat', 'image_id', 'marker_id'] as const;
 const COLUMNS = ROW_COLUMNS.join(', ');
@@ -169,10 +152,6 @@ export async function versionContent(db: Db, mapId: number, versionId: number): 
     ),
   );
 }
-
-export type RestoreOutcome =
-  | { restored: true; revision: number; added: number; changed: number; deleted: number; ids: { added: number[]; changed: number[]; deleted: number[] } }
-  | { restored: false; reason: 'current' };
 
 /**
  * Brings a version back as a new version (kind `restore`), in one transaction on the locked map

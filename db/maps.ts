@@ -4,9 +4,10 @@
 // map_media rows exact in the same transaction (./mapMedia.ts).
 import type { Knex } from 'knex';
 import { jsonColumn, type Db } from './connection.js';
-import { copyFeatureRows, linesForOpenTransaction } from './copy.js';
+import { checkRowsWritten, copyFeatureRows, linesForOpenTransaction } from './copy.js';
 import { timeLeft, stillInTime, type Deadline } from './deadline.js';
 import { translating } from './errors.js';
+import { transactionOrRollBack } from './rollBack.js';
 import { addMedia, replaceMedia } from './mapMedia.js';
 import { closeVersion, keepAllRowsBefore, keepNewIdsAbsent, openVersion } from './mapVersions.js';
 import { newLinkKey } from '../lib/linkKeys.js';
@@ -177,7 +178,7 @@ const writeFeatureRows = (trx: Knex.Transaction, mapId: number, content: MapCont
   copyFeatureRows(trx, mapId, content.lines(), content.featureCount);
 
 /** The maps columns a content sets. */
-const contentColumns = (content: MapContent) => ({
+const contentColumns = (content: Omit<MapContent, 'lines'>) => ({
   head: content.head,
   feature_count: content.featureCount,
   features_bytes: content.featureBytes,
@@ -238,8 +239,6 @@ export interface NewStreamedMap extends Omit<NewMap, 'content' | 'title' | 'shor
   settle(): Promise<Pick<NewMap, 'title' | 'shortNameBase'> & { content: Omit<MapContent, 'lines'> } | { fallBack: true }>;
 }
 
-class FallBack extends Error {}
-
 /**
  * Creates a map whose rows stream into the database while its file is parsed, in one transaction
  * (nothing of it is seen before the commit; a failed parse leaves nothing); 'fallBack' when
@@ -247,28 +246,23 @@ class FallBack extends Error {}
  */
 export async function insertStreamedMap(db: Db, map: NewStreamedMap): Promise<MapRecord | 'fallBack'> {
   const lines = await linesForOpenTransaction(db, map.lines);
-  try {
-    return await translating(() => db.transaction(async (trx) => {
-      if (map.requestId) {
-        const done = await trx('import_requests').select('map_id').where({ request_id: map.requestId }).first();
-        if (done) return (await findMapRecord(trx, Number(done.map_id)))!;
-      }
-      await timeLeft(trx, map.deadline);
-      const mapId = await chooseMapId(trx);
-      const written = await copyFeatureRows(trx, mapId, lines);
-      const settled = await map.settle();
-      if ('fallBack' in settled) throw new FallBack();
-      if (written !== settled.content.featureCount) throw new Error(`${written} feature rows written for ${settled.content.featureCount} features`);
-      return insertMapRow(trx, mapId, { ...map, ...settled, content: { ...settled.content, lines: () => [] } });
-    }));
-  } catch (error) {
-    if (error instanceof FallBack) return 'fallBack';
-    throw error;
-  }
+  return transactionOrRollBack<MapRecord | 'fallBack'>(db, async (trx, rollBack) => {
+    if (map.requestId) {
+      const done = await trx('import_requests').select('map_id').where({ request_id: map.requestId }).first();
+      if (done) return (await findMapRecord(trx, Number(done.map_id)))!;
+    }
+    await timeLeft(trx, map.deadline);
+    const mapId = await chooseMapId(trx);
+    const written = await copyFeatureRows(trx, mapId, lines);
+    const settled = await map.settle();
+    if ('fallBack' in settled) return rollBack('fallBack');
+    checkRowsWritten(written, settled.content.featureCount);
+    return insertMapRow(trx, mapId, { ...map, ...settled });
+  });
 }
 
 /** The map's row, its media, its first version and its request, once its features are in. */
-async function insertMapRow(trx: Knex.Transaction, mapId: number, map: NewMap): Promise<MapRecord> {
+async function insertMapRow(trx: Knex.Transaction, mapId: number, map: Omit<NewMap, 'content'> & { content: Omit<MapContent, 'lines'> }): Promise<MapRecord> {
   await timeLeft(trx, map.deadline);
   const shortName = await freeShortName(trx, map.ownerId, map.shortNameBase);
   await trx('maps').insert({

@@ -3,7 +3,7 @@
 // id up front finds its first row instead of making a second.
 import type { Knex } from 'knex';
 import type { Point } from '../lib/geojson/geometry.js';
-import type { ImageRecord, MarkerRecord, StoredDerivative } from '../lib/media/records.js';
+import type { ImageRecord, MarkerRecord, ServableMedia, StoredDerivative } from '../lib/media/records.js';
 import { jsonColumn, type Db } from './connection.js';
 
 export type NewImage = Omit<ImageRecord, 'createdAt'>;
@@ -147,15 +147,6 @@ export async function findImage(db: Queryable, id: string): Promise<ImageRecord 
 
 export async function findMarker(db: Queryable, id: string): Promise<MarkerRecord | undefined> {
   return (await findMarkers(db, [id]))[0];
-}
-
-/** Media as the file server needs it: its files, and who may fetch them. */
-export interface ServableMedia {
-  derivatives: StoredDerivative[];
-  /** A public or unlisted map uses it: anyone may fetch it (and shared caches may keep it). */
-  publicUse: boolean;
-  /** The caller uploaded it, or may see a map that uses it (owner, editor of a collaborative map, viewer of a `select` map). */
-  callerMaySee: boolean;
 }
 
 /** The media by id with the access facts for the caller (null: nobody signed in); undefined when there is none. */

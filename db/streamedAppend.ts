@@ -11,9 +11,10 @@
 // db/mapFeatures.ts): ids and the map's order stay those of the commits, as map/changes reads them.
 import type { MapRecord, MediaRefs, RowLines } from '../lib/maps.js';
 import type { Db } from './connection.js';
-import { copyFeatureRows, linesForOpenTransaction } from './copy.js';
+import { checkRowsWritten, copyFeatureRows, linesForOpenTransaction } from './copy.js';
 import { stillInTime, timeLeft, type Deadline } from './deadline.js';
 import { translating } from './errors.js';
+import { transactionOrRollBack } from './rollBack.js';
 import { findMapRecord } from './maps.js';
 import { addMedia } from './mapMedia.js';
 import type { MapContentState } from './mapFeatures.js';
@@ -89,11 +90,6 @@ export type StreamedOutcome =
   | { fallBack: true }
   | undefined;
 
-/** Thrown inside the transaction to roll it back with an outcome that is no failure. */
-class RollBack {
-  constructor(readonly outcome: StreamedOutcome) {}
-}
-
 /**
  * Streams an append's rows into the map while they are parsed, then completes it under the map's
  * row lock (see the file's head). With the same requestId the append happens at most once (a
@@ -101,49 +97,44 @@ class RollBack {
  */
 export async function appendStreamedRows(db: Db, spec: StreamedAppend): Promise<StreamedOutcome> {
   const lines = await linesForOpenTransaction(db, spec.lines);
-  try {
-    return await translating(() => db.transaction(async (trx) => {
-      await timeLeft(trx, spec.deadline);
-      const written = await copyFeatureRows(trx, spec.mapId, lines);
-      const file = await spec.parsed;
-      if (written !== file.added) throw new Error(`${written} feature rows written for ${file.added} features`);
-      // More features than ids reserved (a file denser than its format's least bytes a feature).
-      if (spec.ids.first + file.added > spec.ids.end) throw new RollBack({ fallBack: true });
-      await timeLeft(trx, spec.deadline);
-      const map = await trx('maps').select('head', 'feature_count', 'next_feature_id', 'revision').where({ id: spec.mapId }).forUpdate().first();
-      if (!map) throw new RollBack(undefined);
-      const done = await trx('import_requests').select('features_added').where({ request_id: spec.requestId }).first();
-      if (done) throw new RollBack({ record: (await findMapRecord(trx, spec.mapId))!, added: done.features_added, alreadyApplied: true, revision: Number(map.revision), addedIds: null });
-      // Another write committed since the ids were reserved: its version counts them as older than
-      // it (map/changes would miss them), and its features come before these in ids but not in the
-      // map's order. The append is made again the other way, after it.
-      if (Number(map.revision) !== spec.ids.revision) throw new RollBack({ fallBack: true });
-      const finish = await spec.finish({ head: map.head, featureCount: Number(map.feature_count), nextFeatureId: Number(map.next_feature_id) }, file);
-      if ('fallBack' in finish) throw new RollBack(finish);
-      const versionId = await openVersion(trx, spec.mapId, { kind: 'append', userId: spec.userId });
-      // The reserved ids this file did not use go back, unless another append has reserved ids since.
-      const nextId = Number(map.next_feature_id) === spec.ids.end ? spec.ids.first + file.added : Number(map.next_feature_id);
-      const [updated] = await trx('maps')
-        .where({ id: spec.mapId })
-        .update({
-          head: finish.head,
-          feature_count: trx.raw('feature_count + ?', [file.added]),
-          features_bytes: trx.raw('features_bytes + ?', [file.featureBytes]),
-          next_feature_id: nextId,
-          revision: trx.raw('revision + 1'),
-          modified_at: trx.fn.now(),
-        })
-        .returning(['content_bytes', 'revision']);
-      spec.checkSize(Number(updated.content_bytes));
-      await addMedia(trx, spec.mapId, finish.media);
-      await closeVersion(trx, versionId, spec.mapId, { added: file.added, changed: 0, deleted: 0, ...(finish.head !== map.head ? { headBefore: map.head } : {}) });
-      await trx('import_requests').insert({ request_id: spec.requestId, map_id: spec.mapId, features_added: file.added });
-      stillInTime(spec.deadline);
-      const addedIds = file.added > spec.maxIds ? null : Array.from({ length: file.added }, (_, i) => spec.ids.first + i);
-      return { record: (await findMapRecord(trx, spec.mapId))!, added: file.added, alreadyApplied: false, revision: Number(updated.revision), addedIds };
-    }));
-  } catch (error) {
-    if (error instanceof RollBack) return error.outcome;
-    throw error;
-  }
+  return transactionOrRollBack<StreamedOutcome>(db, async (trx, rollBack) => {
+    await timeLeft(trx, spec.deadline);
+    const written = await copyFeatureRows(trx, spec.mapId, lines);
+    const file = await spec.parsed;
+    checkRowsWritten(written, file.added);
+    // More features than ids reserved (a file denser than its format's least bytes a feature).
+    if (spec.ids.first + file.added > spec.ids.end) return rollBack({ fallBack: true });
+    await timeLeft(trx, spec.deadline);
+    const map = await trx('maps').select('head', 'feature_count', 'next_feature_id', 'revision').where({ id: spec.mapId }).forUpdate().first();
+    if (!map) return rollBack(undefined);
+    const done = await trx('import_requests').select('features_added').where({ request_id: spec.requestId }).first();
+    if (done) return rollBack({ record: (await findMapRecord(trx, spec.mapId))!, added: done.features_added, alreadyApplied: true, revision: Number(map.revision), addedIds: null });
+    // Another write committed since the ids were reserved: its version counts them as older than
+    // it (map/changes would miss them), and its features come before these in ids but not in the
+    // map's order. The append is made again the other way, after it.
+    if (Number(map.revision) !== spec.ids.revision) return rollBack({ fallBack: true });
+    const finish = await spec.finish({ head: map.head, featureCount: Number(map.feature_count), nextFeatureId: Number(map.next_feature_id) }, file);
+    if ('fallBack' in finish) return rollBack(finish);
+    const versionId = await openVersion(trx, spec.mapId, { kind: 'append', userId: spec.userId });
+    // The reserved ids this file did not use go back, unless another append has reserved ids since.
+    const nextId = Number(map.next_feature_id) === spec.ids.end ? spec.ids.first + file.added : Number(map.next_feature_id);
+    const [updated] = await trx('maps')
+      .where({ id: spec.mapId })
+      .update({
+        head: finish.head,
+        feature_count: trx.raw('feature_count + ?', [file.added]),
+        features_bytes: trx.raw('features_bytes + ?', [file.featureBytes]),
+        next_feature_id: nextId,
+        revision: trx.raw('revision + 1'),
+        modified_at: trx.fn.now(),
+      })
+      .returning(['content_bytes', 'revision']);
+    spec.checkSize(Number(updated.content_bytes));
+    await addMedia(trx, spec.mapId, finish.media);
+    await closeVersion(trx, versionId, spec.mapId, { added: file.added, changed: 0, deleted: 0, ...(finish.head !== map.head ? { headBefore: map.head } : {}) });
+    await trx('import_requests').insert({ request_id: spec.requestId, map_id: spec.mapId, features_added: file.added });
+    stillInTime(spec.deadline);
+    const addedIds = file.added > spec.maxIds ? null : Array.from({ length: file.added }, (_, i) => spec.ids.first + i);
+    return { record: (await findMapRecord(trx, spec.mapId))!, added: file.added, alreadyApplied: false, revision: Number(updated.revision), addedIds };
+  });
 }

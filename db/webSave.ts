@@ -3,23 +3,11 @@
 // `revision`, or the map's `replaced_revision` after a whole-content write: migration 023); when
 // none of them was touched meanwhile, the changes are written on the map's current revision by
 // saveFeatures (others' work merges), else the conflicts are answered and nothing is written.
-import type { SavePlan } from '../lib/webSave.js';
+import type { FeatureConflict, GroupConflict, SavePlan, WebSaveOutcome } from '../lib/webSave.js';
 import type { GroupId } from '../lib/geojson/model.js';
 import type { Db } from './connection.js';
 import { translating } from './errors.js';
 import { saveFeatures } from './mapFeatures.js';
-
-export interface FeatureConflict {
-  id: number;
-  /** The feature as saved by the other person (its JSON text), or null when they deleted it. */
-  theirs: string | null;
-  /** What the editor did to it. */
-  mine: 'changed' | 'deleted';
-}
-
-export type WebSaveOutcome =
-  | { saved: true; revision: number; ids: Record<string, number>; merged: boolean; counts: { added: number; changed: number; deleted: number } }
-  | { saved: false; revision: number; conflicts: FeatureConflict[]; groupConflicts: { group: GroupId; items: number }[] };
 
 export interface WebSaveInput {
   mapId: number;
@@ -60,7 +48,7 @@ export async function saveWebChanges(db: Db, input: WebSaveInput): Promise<WebSa
       if (row && row.revision > input.baseRevision) conflicts.push({ id, theirs: row.feature, mine: 'deleted' });
     }
     // A deleted group that still holds items the editor did not move or delete (others added them).
-    const groupConflicts: { group: GroupId; items: number }[] = [];
+    const groupConflicts: GroupConflict[] = [];
     for (const group of input.deletedGroups) {
       const left = await trx('map_features')
         .where({ map_id: input.mapId, group_id: JSON.stringify(group) })

@@ -4,6 +4,16 @@
 import { swatchOf, type ItemSwatch } from './itemSwatch.js';
 import { isTextLabel } from './textLabels.js';
 
+/** What a map's page reads of its content without reading it whole (db/mapPage.ts). */
+export interface MapPageContent {
+  /** The head's JSON text (groups and other top-level keys). */
+  head: string;
+  features: { id: number; text: string }[];
+  /** Feature counts by group id (null: not in a group). */
+  groupCounts: { groupId: string | null; count: number }[];
+  total: number;
+}
+
 export interface ListedItem {
   id: number;
   title: string;

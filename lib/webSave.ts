@@ -33,6 +33,45 @@ export const webSaveSchema = z.strictObject({
 });
 
 export type WebSaveRequest = z.infer<typeof webSaveSchema>;
+/** The body as the editor sends it (web/app/editState.ts builds it; webSaveSchema reads it). */
+export interface WebSaveBody {
+  revision: number;
+  features: { added: { key: string; feature: object }[]; changed: object[]; deleted: number[] };
+  groups?: MapGroup[];
+  deletedGroups?: GroupId[];
+}
+
+/** A feature the editor changed or deleted that someone else saved meanwhile. */
+export interface FeatureConflict {
+  id: number;
+  /** The feature as saved by the other person (its JSON text), or null when they deleted it. */
+  theirs: string | null;
+  /** What the editor did to it. */
+  mine: 'changed' | 'deleted';
+}
+
+/** A group the editor deleted that others put items in meanwhile. */
+export interface GroupConflict {
+  group: GroupId;
+  items: number;
+}
+
+/** What db/webSave.ts did: saved, or nothing written because of the conflicts. */
+export type WebSaveOutcome =
+  | { saved: true; revision: number; ids: Record<string, number>; merged: boolean; counts: { added: number; changed: number; deleted: number } }
+  | { saved: false; revision: number; conflicts: FeatureConflict[]; groupConflicts: GroupConflict[] };
+
+/** The save's JSON answer (HTTP 200); `image`: whether a new static image was asked for. */
+export type WebSaveAnswer = Extract<WebSaveOutcome, { saved: true }> & { image: 'refreshing' | 'not_refreshed' };
+
+/** The save's JSON answer when others changed the same things meanwhile (HTTP 409, `save_conflict`: nothing saved). */
+export interface WebSaveConflictAnswer<Feature = unknown> {
+  error: string;
+  error_code: 'save_conflict';
+  revision: number;
+  conflicts: { id: number; mine: FeatureConflict['mine']; theirs: Feature | null }[];
+  group_conflicts: GroupConflict[];
+}
 
 /** What a save writes, once the map's current head and next feature id are known. */
 export interface SavePlan {

@@ -1,7 +1,11 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 
-/** Parsing: heartbeats, so the processing-limit timer can cancel it; bad input is never retried. */
+/**
+ * Parsing (and the activities that parse and write at once): heartbeats, so a cancelled workflow
+ * (or, for histories from before the one-activity patches, the processing-limit timer) reaches
+ * it; bad input is never retried.
+ */
 export const parsing = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '30 seconds',

@@ -1,6 +1,8 @@
-// The processing limit of a file request, as a deadline fixed when the workflow starts. Parsing
-// runs against a workflow timer: the work runs in its own cancellation scope; when the timer
-// fires first, the scope is cancelled (the heartbeating activity sees it) and the workflow fails
+// The processing limit of a file request, as a deadline fixed when the workflow starts. The
+// activities that parse and write at once (uploadDuringParse, appendDuringParse) get the
+// deadline and keep it themselves. Histories from before them parse against a workflow timer
+// (withProcessingLimit): the work runs in its own cancellation scope; when the timer fires
+// first, the scope is cancelled (the heartbeating activity sees it) and the workflow fails
 // with processing_timeout. The final database write gets the same deadline and enforces it
 // itself (PostgreSQL cancels a statement that would run past it and the transaction rolls back
 // whole), so a map is never written after its request was answered with a timeout.

@@ -1,5 +1,5 @@
-// map/upload: parse the file, then create the map, both within the processing limit (the write
-// enforces the deadline itself, see processingLimit.ts). The request's blobs are removed however
+// map/upload: parse the file and create the map within the processing limit (one activity that
+// keeps the deadline itself since patch UPLOAD_DURING_PARSE, see below and processingLimit.ts). The request's blobs are removed however
 // it ends. The new map's first image is rendered by its map-image workflow, started by the
 // startMapImage local activity in the same workflow task as the write (issue 24): the upload
 // answers once the map exists, waiting neither for the image nor for a child's start event.

@@ -99,7 +99,7 @@ export function mountWeb(router: Router, deps: WebDeps): void {
   mountMapPage(pages, basemaps);
   mountEmbedRoutes(router, basemaps);
   mountMapData(router, deps.db);
-  mountMapDownloads(router, deps.db, deps.config.publicUrl);
+  mountMapDownloads(router, deps.db, deps.blobs, deps.config.publicUrl);
   mountOgcRoutes(router, deps.db, deps.config.publicUrl);
   mountAssets(router);
   mountApiReference(router);

@@ -3,7 +3,9 @@
 //   {map url}/download.geojson   the document as map/get has it (full fidelity)
 //   {map url}/download.csv       its points in the table import's columns (lib/formats/export/table.ts)
 //   {map url}/download.xlsx      the same table as an Excel workbook (export/xlsx.ts)
-//   {map url}/download.kml       everything, groups as folders, colours as styles (export/kml.ts)
+//   {map url}/download.kml       everything, groups as folders, colours as styles (export/kml.ts);
+//                                image overlays name their images by address
+//   {map url}/download.kmz       the same KML with the overlays' images inside (export/kmz.ts)
 //   {map url}/download.gpx       points as waypoints, lines as tracks (export/gpx.ts)
 // X-Shapes-Left-Out says how many items the format cannot hold (CSV, XLSX: lines and areas; GPX: areas).
 // An address from before a rename redirects, as the page does.
@@ -14,6 +16,11 @@ import { openMapDocument } from '../../db/mapDocument.js';
 import { visibleToAnyone } from '../../lib/access.js';
 import { gpxOfMap } from '../../lib/formats/export/gpx.js';
 import { kmlOfMap } from '../../lib/formats/export/kml.js';
+import { kmzOfMap, type ArchivedImage } from '../../lib/formats/export/kmz.js';
+import { findImages } from '../../db/media.js';
+import type { BlobStore } from '../../lib/blobs/blobStore.js';
+import { isOverlay } from '../../lib/geojson/overlay.js';
+import { pickDerivative } from '../../lib/media/derivatives.js';
 import { csvOfTable, pointTable } from '../../lib/formats/export/table.js';
 import { xlsxOfTable } from '../../lib/formats/export/xlsx.js';
 import type { MapFeature, MapGroup } from '../../lib/geojson/model.js';
@@ -34,10 +41,35 @@ async function documentText(db: Db, mapId: number): Promise<string | undefined> 
   return pieces.join('');
 }
 
-export function mountMapDownloads(router: Router, db: Db, publicUrl: string): void {
-  const viewerId = viewerIdOf(db);
+/** The overlay image put in a KMZ: the derivative for a 2048-pixel box, as the map draws it. */
+const KMZ_IMAGE_BOX = 2048;
+/** Most bytes of overlay images one KMZ holds; the overlays past it name their images by address. */
+export const MAX_KMZ_IMAGE_BYTES = 50 * 1024 * 1024;
+const IMAGE_EXTENSION: Record<string, ArchivedImage['extension']> = { 'image/png': 'png', 'image/jpeg': 'jpg' };
 
-  const download = (extension: 'geojson' | 'csv' | 'xlsx' | 'kml' | 'gpx') => async (ctx: Context) => {
+/** The files of the overlays' images (in the map's order, up to MAX_KMZ_IMAGE_BYTES). */
+async function overlayImages(db: Db, blobs: BlobStore, features: readonly MapFeature[]): Promise<Map<string, ArchivedImage>> {
+  const ids = [...new Set(features.filter((feature) => isOverlay(feature.properties)).map((feature) => (feature.properties.image as { id?: unknown } | undefined)?.id).filter((id): id is string => typeof id === 'string'))];
+  const files = new Map<string, ArchivedImage>();
+  if (ids.length === 0) return files;
+  const records = new Map((await findImages(db, ids)).map((image) => [image.id, image]));
+  let bytes = 0;
+  for (const id of ids) {
+    const derivative = records.get(id) && pickDerivative(records.get(id)!.derivatives, KMZ_IMAGE_BOX);
+    const extension = derivative && IMAGE_EXTENSION[derivative.contentType];
+    if (!derivative || !extension || bytes + derivative.size > MAX_KMZ_IMAGE_BYTES || !(await blobs.exists(derivative.key))) continue;
+    files.set(id, { bytes: await blobs.read(derivative.key), extension });
+    bytes += derivative.size;
+  }
+  return files;
+}
+
+export function mountMapDownloads(router: Router, db: Db, blobs: BlobStore, publicUrl: string): void {
+  const viewerId = viewerIdOf(db);
+  /** An overlay image's address, for a plain KML (and a KMZ's images past its budget). */
+  const imageAddress = (id: string) => `${publicUrl}/images/${encodeURIComponent(id)}/s${KMZ_IMAGE_BOX}`;
+
+  const download = (extension: 'geojson' | 'csv' | 'xlsx' | 'kml' | 'kmz' | 'gpx') => async (ctx: Context) => {
     const address = await lookUpMapAddress(db, ctx.params.owner ?? '', ctx.params.shortName ?? '', await viewerId(ctx));
     if (address.kind === 'moved') return redirectToMoved(ctx, address.path, `/download.${extension}`);
     // A large map costs more from the rate limits, as map/get does (refused before it is read).
@@ -56,7 +88,13 @@ export function mountMapDownloads(router: Router, db: Db, publicUrl: string): vo
     if (extension === 'kml') {
       ctx.set('X-Shapes-Left-Out', '0');
       ctx.type = 'application/vnd.google-earth.kml+xml';
-      ctx.body = kmlOfMap(map, document.features, document.groups ?? []);
+      ctx.body = kmlOfMap(map, document.features, document.groups ?? [], imageAddress);
+      return;
+    }
+    if (extension === 'kmz') {
+      ctx.set('X-Shapes-Left-Out', '0');
+      ctx.type = 'application/vnd.google-earth.kmz';
+      ctx.body = kmzOfMap(map, document.features, document.groups ?? [], await overlayImages(db, blobs, document.features), imageAddress);
       return;
     }
     if (extension === 'gpx') {
@@ -81,5 +119,6 @@ export function mountMapDownloads(router: Router, db: Db, publicUrl: string): vo
   router.get('/:owner/:shortName/download.csv', download('csv'));
   router.get('/:owner/:shortName/download.xlsx', download('xlsx'));
   router.get('/:owner/:shortName/download.kml', download('kml'));
+  router.get('/:owner/:shortName/download.kmz', download('kmz'));
   router.get('/:owner/:shortName/download.gpx', download('gpx'));
 }

@@ -13,14 +13,12 @@ import type { Context } from 'koa';
 import type { BlobStore } from '../../lib/blobs/blobStore.js';
 import type { Config } from '../../lib/config.js';
 import { AppError } from '../../lib/errors.js';
-import { GUESSED_FORMAT_FILE_TYPES, WORKFLOW_TYPES, type AppendMapInput, type AppendMapResult } from '../../lib/jobContracts.js';
-import { recordImport } from '../../lib/observability/metrics.js';
+import type { AppendMapInput } from '../../lib/jobContracts.js';
 import { withLinkKey } from '../context.js';
-import { runFileJob } from '../fileJobs.js';
+import { runAppendJob } from '../appendJob.js';
 import type { JobGateway } from '../jobs.js';
 import { newGroupTitle } from '../routes/map/append.js';
 import { mapFileView } from '../views.js';
-import { emitMapEvent, featuresAppended } from '../webhookEvents.js';
 import { jsonErrors, mapForEditor, refreshImageAfterEdit, type EditorDeps } from './editorAccess.js';
 import { receiveFormFile } from './formFile.js';
 import { checkJsonRequest } from './security.js';
@@ -63,18 +61,7 @@ export function mountMapImport(router: Router, deps: MapImportDeps): void {
       newGroup,
       processingTimeoutMs: config.processingTimeoutMs,
     };
-    const result = await runFileJob<AppendMapResult>(ctx, deps, {
-      operation: 'web/import',
-      workflowType: WORKFLOW_TYPES.appendMap,
-      workflowId,
-      keyed: false,
-      args: {},
-      input,
-      file: form.file,
-    });
-    // After the commit: map.features_changed to the owner's webhooks, as the editor's save sends it.
-    if (result.revision !== undefined) void emitMapEvent(deps, featuresAppended(workflowId, id, result.revision, result.addedIds, result.import.features));
-    recordImport(result.format ? GUESSED_FORMAT_FILE_TYPES[result.format] : 'unknown', form.file.size, result.import.features);
+    const result = await runAppendJob(ctx, deps, { operation: 'web/import', keyed: false, args: {}, input, file: form.file });
     const image = await refreshImageAfterEdit(deps, id);
     ctx.body = { ...mapFileView(config.publicUrl, await withLinkKey(deps.db, result.map), result.import), format: result.format ?? null, new_group: newGroup ?? null, image };
   });

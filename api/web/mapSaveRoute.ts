@@ -9,7 +9,7 @@ import { koaBody } from 'koa-body';
 import { saveWebChanges } from '../../db/webSave.js';
 import { AppError } from '../../lib/errors.js';
 import { checkMapBytes } from '../../lib/geojson/sizeLimits.js';
-import { parseWebSave, planWebSave, type SavePlan } from '../../lib/webSave.js';
+import { parseWebSave, planWebSave, type SavePlan, type WebSaveAnswer, type WebSaveConflictAnswer } from '../../lib/webSave.js';
 import { emitMapEvent, featuresChanged } from '../webhookEvents.js';
 import { jsonErrors, mapForEditor, refreshImageAfterEdit, type EditorDeps } from './editorAccess.js';
 import { checkJsonRequest } from './security.js';
@@ -40,12 +40,12 @@ export function mountMapSave(router: Router, deps: MapSaveDeps): void {
         revision: outcome.revision,
         conflicts: outcome.conflicts.map((c) => ({ id: c.id, mine: c.mine, theirs: c.theirs === null ? null : JSON.parse(c.theirs) })),
         group_conflicts: outcome.groupConflicts,
-      };
+      } satisfies WebSaveConflictAnswer;
       return;
     }
     // After the commit: map.features_changed to the owner's webhooks (in the background).
     void emitMapEvent(deps, featuresChanged(id, outcome.revision, { added: Object.values(outcome.ids), changed: plan?.changedIds ?? [], deleted: plan?.delete ?? [] }));
     const image = await refreshImageAfterEdit(deps, id);
-    ctx.body = { saved: true, revision: outcome.revision, ids: outcome.ids, merged: outcome.merged, counts: outcome.counts, image };
+    ctx.body = { saved: true, revision: outcome.revision, ids: outcome.ids, merged: outcome.merged, counts: outcome.counts, image } satisfies WebSaveAnswer;
   });
 }

@@ -11,6 +11,7 @@ import { listVersions, restoreVersion, versionContent } from '../../db/mapVersio
 import { AppError } from '../../lib/errors.js';
 import { documentOpening, DOCUMENT_CLOSING } from '../../lib/formats/documentFile.js';
 import { checkMapBytes } from '../../lib/geojson/sizeLimits.js';
+import type { RestoreAnswer, VersionListAnswer } from '../../lib/mapVersions.js';
 import { chargeMapRead } from '../rateCharges.js';
 import { emitMapEvent, featuresChanged } from '../webhookEvents.js';
 import { jsonErrors, mapForEditor, refreshImageAfterEdit, type EditorDeps } from './editorAccess.js';
@@ -61,7 +62,7 @@ export function mountMapVersions(router: Router, deps: EditorDeps): void {
         feature_count: v.featureCount,
         ...(v.restoredRevision !== null ? { restored_revision: v.restoredRevision } : {}),
       })),
-    };
+    } satisfies VersionListAnswer;
   });
 
   router.get('/maps/:id/versions/:version/map.geojson', jsonErrors, async (ctx) => {
@@ -85,6 +86,6 @@ export function mountMapVersions(router: Router, deps: EditorDeps): void {
     // After the commit: map.features_changed to the owner's webhooks, as the editor's save sends it.
     void emitMapEvent(deps, featuresChanged(mapId, outcome.revision, outcome.ids));
     const image = await refreshImageAfterEdit(deps, mapId);
-    ctx.body = { restored: true, revision: outcome.revision, added: outcome.added, changed: outcome.changed, deleted: outcome.deleted, image };
+    ctx.body = { restored: true, revision: outcome.revision, added: outcome.added, changed: outcome.changed, deleted: outcome.deleted, image } satisfies RestoreAnswer;
   });
 }

@@ -5,6 +5,7 @@ import type { MapFeature } from '../geojson/model.js';
 import type { SkippedItem } from './skipped.js';
 import type { FeatureImage } from '../media/fields.js';
 import { shorten } from '../geojson/json-data.js';
+import { isOverlay } from '../geojson/overlay.js';
 
 export interface MediaLinks {
   /** Placeholder → the stored marker's id. */
@@ -51,7 +52,13 @@ export function linkFeatureMedia(feature: MapFeature, links: MediaLinks, notes: 
   if (image !== undefined) {
     const linked = links.images.get(image);
     if (linked) feature.properties.image = linked;
-    else {
+    else if (isOverlay(feature.properties)) {
+      // An overlay is its image: without one, what is left is the outline of where it lay.
+      delete feature.properties.image;
+      delete feature.properties.overlay;
+      delete feature.properties.opacity;
+      notes.push({ reason: `the image of the overlay ${describe(feature)} could not be stored; its outline was imported as a polygon` });
+    } else {
       delete feature.properties.image;
       notes.push({ reason: `the image of ${describe(feature)} is not an image of this service uploaded by the map's owner or an editor; the item was imported without it` });
     }

@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import { withFeatureId, type FeatureRow } from '../formats/featureRows.js';
 import { IntegerIds } from './integerIds.js';
 import { setOwn } from './json-data.js';
-import { RESERVED_TOP_LEVEL_KEYS, type DocumentHead, type GroupId, type MapFeature, type MapGroup } from './model.js';
+import { MAX_FEATURES, RESERVED_TOP_LEVEL_KEYS, type DocumentHead, type GroupId, type MapFeature, type MapGroup } from './model.js';
 
 export interface AppendOptions {
   /** Put the appended content into a new group with this title (added to the target). */
@@ -129,6 +129,23 @@ export function planAppend(target: AppendTarget, incoming: DocumentHead, options
 }
 
 /** The map's head after an append: its own keys win over the appended document's extras; the new groups follow its own. */
+/**
+ * An append onto the map as it is now (its head's JSON text, item count and next feature id):
+ * refused when the map would hold more than MAX_FEATURES; else the plan and the map's new head.
+ */
+export function planAppendTo(
+  current: { head: string; featureCount: number; nextFeatureId: number },
+  added: number,
+  incoming: DocumentHead,
+  options: AppendOptions,
+): { plan: AppendPlan; head: string } {
+  const total = current.featureCount + added;
+  if (total > MAX_FEATURES) throw new AppError('too_many_features', `The map would have ${total} items; a map holds at most ${MAX_FEATURES}.`);
+  const mapHead = JSON.parse(current.head) as DocumentHead;
+  const plan = planAppend({ groups: mapHead.groups ?? [], nextFeatureId: current.nextFeatureId }, incoming, options);
+  return { plan, head: JSON.stringify(appendedHead(mapHead, plan)) };
+}
+
 export function appendedHead(map: DocumentHead, plan: AppendPlan): DocumentHead {
   const head = {} as DocumentHead;
   for (const [key, value] of Object.entries(plan.extras)) setOwn(head, key, value);

@@ -15,6 +15,7 @@ import {
 } from './json-data.js';
 import { IntegerIds } from './integerIds.js';
 import { copyGeometry, type Geometry } from './geometry.js';
+import { overlayProblem } from './overlay.js';
 
 export type {
   BBox,
@@ -227,6 +228,8 @@ export function featureFrom(
     } else {
       properties = copyJsonData(rawProperties, 'properties') as Record<string, unknown>;
     }
+    const overlay = overlayProblem(geometry, properties);
+    if (overlay !== null) throw new Problem(overlay);
   } catch (error) {
     if (error instanceof Problem) failInvalid(`${featureLabel(index, id)}: ${error.message}`);
     throw error;

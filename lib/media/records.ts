@@ -47,3 +47,12 @@ export interface MarkerRecord {
   derivatives: StoredDerivative[];
   createdAt: Date;
 }
+
+/** Media as the file server needs it: its files, and who may fetch them. */
+export interface ServableMedia {
+  derivatives: StoredDerivative[];
+  /** A public or unlisted map uses it: anyone may fetch it (and shared caches may keep it). */
+  publicUse: boolean;
+  /** The caller uploaded it, or may see a map that uses it (owner, editor of a collaborative map, viewer of a `select` map). */
+  callerMaySee: boolean;
+}

@@ -11,6 +11,7 @@ import { drawBuiltinBasemap, drawBuiltinLabels } from './builtinBasemap.js';
 import { crowdedPoints, drawFeatureLabels, drawFeatures, placeFeatureLabels, pointsOnImage } from './drawFeatures.js';
 import { font, registerFonts } from './fonts.js';
 import { LabelSpace } from './labelSpace.js';
+import { drawOverlays } from './overlays.js';
 import { frameView, type View, type WorldBounds } from './mercator.js';
 import type { Scene } from './scene.js';
 import { decodeStreetTiles, drawStreetLabels, drawStreetShapes, styleZoom, type StreetTileBytes } from './streetMap.js';
@@ -40,6 +41,8 @@ export interface RenderRequest {
   basemap: Basemap;
   /** The images of the custom markers the features use, by marker id. */
   markers: ReadonlyMap<string, Image>;
+  /** The images of the scene's overlays, by image id (an overlay whose image is missing is not drawn). */
+  overlays?: ReadonlyMap<string, Image>;
   /** Required for a basemap drawn from XYZ tiles. */
   paintTiles?: BackgroundPainter;
   /** A built-in basemap's street map tiles for this image's view (streetTilesOf), when there is a street archive. */
@@ -82,6 +85,8 @@ export async function renderMapImage(request: RenderRequest, size: ImageSize): P
     ctx.fillRect(0, 0, size.width, size.height);
     await request.paintTiles(ctx, view);
   }
+  // Overlays lie on the basemap, under the items and every label.
+  if (request.overlays) drawOverlays(ctx, request.scene.overlays, view, request.overlays);
   const space = new LabelSpace(size.width, size.height);
   // Text labels are items: drawn in the thumbnail too, and placed first, so titles keep clear of them.
   const texts = placeTextLabels(ctx, request.scene, view, space, size.scale);

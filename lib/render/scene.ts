@@ -6,6 +6,8 @@ import { featureColor, featureTitle, isVisible, markerId, markerSymbol, strokeWi
 import { hasTextLabel, textLabelColor, textOfLabel, textSize } from '../textLabels.js';
 import { LARGE_FEATURE_BYTES, readLargeFeature, type LargeFeature } from './largeFeature.js';
 import { worldX, worldY, type WorldBounds } from './mercator.js';
+import type { SceneOverlay } from './overlays.js';
+import { isOverlay, overlayOpacity } from '../geojson/overlay.js';
 
 export interface ScenePoint {
   x: number;
@@ -57,6 +59,8 @@ export class Scene {
   readonly lines: ScenePath[] = [];
   readonly polygons: ScenePath[] = [];
   readonly texts: SceneText[] = [];
+  /** Image overlays (./overlays.ts), drawn under everything else. */
+  readonly overlays: SceneOverlay[] = [];
   private minX = Infinity;
   private minY = Infinity;
   private maxX = -Infinity;
@@ -68,7 +72,7 @@ export class Scene {
   }
 
   get size(): number {
-    return this.points.length + this.lines.length + this.polygons.length + this.texts.length;
+    return this.points.length + this.lines.length + this.polygons.length + this.texts.length + this.overlays.length;
   }
 
   /** Adds a feature from its stored JSON text (a large one without building its coordinates as arrays). */
@@ -122,7 +126,27 @@ export class Scene {
     if (typeof feature !== 'object' || feature === null) return;
     const { geometry, properties } = feature as { geometry?: unknown; properties?: Properties };
     if (!isVisible(properties)) return;
+    if (isOverlay(properties) && this.addOverlay(geometry, properties as Record<string, unknown>)) return;
     this.addGeometry(geometry, properties);
+  }
+
+  /** An image overlay: its four corners and image (false when they are not there: drawn as its polygon). */
+  private addOverlay(geometry: unknown, properties: Record<string, unknown>): boolean {
+    const image = properties.image as { id?: unknown } | undefined;
+    const ring = (geometry as { type?: unknown; coordinates?: unknown[][] } | null)?.coordinates?.[0];
+    if (typeof image?.id !== 'string' || (geometry as { type?: unknown }).type !== 'Polygon' || !Array.isArray(ring) || ring.length !== 5) return false;
+    const corners = new Float64Array(8);
+    for (let i = 0; i < 4; i++) {
+      const position = ring[i];
+      if (!isPosition(position)) return false;
+      corners[2 * i] = worldX(position[0]!);
+      corners[2 * i + 1] = worldY(position[1]!);
+    }
+    const box: WorldBounds = [Infinity, Infinity, -Infinity, -Infinity];
+    growBox(box, corners);
+    for (let i = 0; i < 8; i += 2) this.extend(corners[i]!, corners[i + 1]!);
+    this.overlays.push({ imageId: image.id, corners, opacity: overlayOpacity(properties), box });
+    return true;
   }
 
   private addGeometry(geometry: unknown, properties: Properties): void {

@@ -216,6 +216,7 @@ describe('text labels and box selection in the editor', () => {
     await expect.poll(() => page.locator('.item-list .item').count()).toBe(2);
     // Said under the toolbar with an Undo (issue 26, item 8); Ctrl+Z does the same and takes the line away.
     expect(await page.locator('.undo-toast').textContent()).toBe('3 items deleted. Undo');
+    expect(await page.locator('.undo-toast').isVisible()).toBe(true);
     await page.keyboard.press('Control+z');
     await expect.poll(() => page.locator('.undo-toast').isVisible()).toBe(false);
     await expect.poll(() => page.locator('.item-list .item').count()).toBe(5);
@@ -233,9 +234,8 @@ describe('text labels and box selection in the editor', () => {
     await phone.page.getByRole('menuitemradio', { name: 'Select several items: drag a box' }).click();
     await dragBox(phone.page, [small.x + 5, small.y + 5], [small.x + small.width - 5, small.y + small.height - 5]);
     await expect.poll(() => phone.page.locator('.selection-panel h2').textContent()).toBe('2 items selected');
-    await phone.page.waitForTimeout(300);
+    await expect.poll(() => phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
     await phone.page.screenshot({ path: `${SHOTS}/editor-box-375.png`, fullPage: true });
-    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
     await phone.context.close();
   });
 

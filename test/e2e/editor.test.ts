@@ -213,9 +213,8 @@ describe('the map editor in Chromium', () => {
     expect(await accessibilityViolations(page)).toEqual([]);
     // On a phone: the toolbar in one row inside the map (More for the rest), nothing wider than the screen.
     await page.setViewportSize({ width: 375, height: 740 });
-    await page.waitForTimeout(300);
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
     await page.screenshot({ path: `${SHOTS}/editor-new-map-375.png`, fullPage: true });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
     await context.close();
   });
 

@@ -72,7 +72,8 @@ describe('faults', () => {
     const body = await service.send('map/upload', key, { file_type: 'geojson', visibility: 'public' }, JSON.stringify(featureCollection(5)));
     expect(body.error_code).toBe('processing_timeout');
     expect(body.error).toBe('Processing the file took longer than the limit of 5 seconds.');
-    expect(Date.now() - started).toBeLessThan(25_000);
+    // Answered at the limit, not after the minute the parse would take (a margin for a loaded machine).
+    expect(Date.now() - started).toBeLessThan(45_000);
     expect(await mapCount(service, key)).toBe(0);
     // The limit stopped the activity's parse.
     await expect.poll(() => slow.cancelled, { timeout: 10_000 }).toBe(true);

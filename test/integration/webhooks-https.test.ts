@@ -34,6 +34,8 @@ let trusted: WebhookReceiver;
 let untrusted: WebhookReceiver;
 let owner: { key: string };
 let caDir: string;
+/** The replays' connections, trusting the test CA. */
+const replayAgent = new Agent({ connect: { ca: certificates.caPem } });
 
 beforeAll(async () => {
   caDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mps-ca-'));
@@ -51,6 +53,7 @@ afterAll(async () => {
   await trusted?.close();
   await untrusted?.close();
   if (caDir) fs.rmSync(caDir, { recursive: true, force: true });
+  await replayAgent.close();
 });
 
 const ok = async (op: string, body: unknown) => {
@@ -90,7 +93,7 @@ const replay = async (captured: ReceivedDelivery, change: { signature?: string; 
     method: 'POST',
     headers: { 'content-type': 'application/json', 'webhook-id': captured.id, 'webhook-signature': change.signature ?? String(captured.headers['webhook-signature']) },
     body: change.body ?? captured.body,
-    dispatcher: new Agent({ connect: { ca: certificates.caPem } }),
+    dispatcher: replayAgent,
   });
   await response.arrayBuffer();
   return response.status;

@@ -41,7 +41,10 @@ export async function startWebhookReceiver(options: {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', async () => {
       const delivery = { path: request.url ?? '/', headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), id: String(request.headers['webhook-id'] ?? '') };
-      const status = (await options.answer?.(delivery)) ?? 200;
+      // A check that throws answers 500 (a receiver that broke), never an unhandled rejection.
+      const status = await Promise.resolve()
+        .then(() => options.answer?.(delivery) ?? 200)
+        .catch(() => 500);
       received.push({ ...delivery, status });
       if (response.destroyed) return;
       response.writeHead(status, { 'content-type': 'text/plain' }).end(String(status));

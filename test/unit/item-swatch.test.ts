@@ -29,6 +29,14 @@ describe('item swatches', () => {
     expect(swatchShapes(swatchOf('area', { color: '#00aa00' })).shape.attributes).toMatchObject({ fill: '#00aa00', stroke: '#00aa00' });
   });
 
+  it('show an image overlay\'s image (its smallest file), and only an uploaded image\'s', () => {
+    const overlay = swatchOf('area', { overlay: true, image: { id: 'abcDEF12' } });
+    expect(overlay.icon).toBe('/images/abcDEF12/s256');
+    expect(swatchShapes(overlay).image).toMatchObject({ href: '/images/abcDEF12/s256', width: '14', height: '14' });
+    expect(swatchOf('area', { overlay: true, image: { id: '../x' } }).icon).toBeUndefined();
+    expect(swatchOf('area', { image: { id: 'abcDEF12' } }).icon).toBeUndefined();
+  });
+
   it('come with every item of the page’s list', () => {
     const tree = itemTree('{}', [feature(1, 'Point', { title: 'Café', color: '#b03a2e', 'marker-symbol': 'cafe' }), feature(2, 'LineString', { title: 'Walk', color: '#00aa00' })], [{ groupId: null, count: 2 }], 2);
     expect(tree.root.items.map((item) => item.swatch)).toEqual([

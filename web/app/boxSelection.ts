@@ -3,7 +3,7 @@
 // on the map, and the panel saying how many (./selectionPanel.ts) with a colour for all and
 // Delete all, each one step of the history (undone and redone as a whole).
 import type { EditState, Step } from './editState.js';
-import type { MapFeature } from './mapFeature.js';
+import { copyFeature, type MapFeature } from './mapFeature.js';
 import type { MapView } from './mapAdapter.js';
 import { SelectionPanel } from './selectionPanel.js';
 
@@ -20,7 +20,6 @@ export interface BoxSelectionOptions {
   deleted(count: number): void;
 }
 
-const copy = (feature: MapFeature): MapFeature => JSON.parse(JSON.stringify(feature)) as MapFeature;
 
 export class BoxSelection {
   private ids = new Set<number>();
@@ -71,7 +70,7 @@ export class BoxSelection {
   setColor(colour: string): void {
     this.edit((before) => {
       if (before.properties?.color === colour) return undefined;
-      const after = copy(before);
+      const after = copyFeature(before);
       after.properties = { ...after.properties, color: colour };
       return after;
     });

@@ -4,6 +4,7 @@
 // temporary negative ids become their saved ids). A save sends only the changes (`changes()`):
 // the features that changed, and the groups (all of them, in order) when they changed; what was
 // edited again while it was on its way stays unsaved.
+import type { WebSaveBody, WebSaveConflictAnswer } from '../../lib/webSave.js';
 import type { MapFeature } from './mapFeature.js';
 import type { GroupId, MapGroup } from './groups.js';
 
@@ -19,29 +20,16 @@ export interface Step {
   groups?: { before: MapGroup[]; after: MapGroup[] };
 }
 
-export interface SaveBody {
-  revision: number;
-  features: {
-    added: { key: string; feature: object }[];
-    changed: object[];
-    deleted: number[];
-  };
-  groups?: MapGroup[];
-  deletedGroups?: GroupId[];
-}
 
 /** The features (and groups) a save sent, to tell afterwards which changes it saved. */
 export interface Sent {
-  body: SaveBody;
+  body: WebSaveBody;
   features: Map<number, MapFeature | null>;
   groups: MapGroup[];
 }
 
-export interface Conflict {
-  id: number;
-  mine: 'changed' | 'deleted';
-  theirs: MapFeature | null;
-}
+/** A feature someone else saved meanwhile, as the save's 409 answer lists it. */
+export type Conflict = WebSaveConflictAnswer<MapFeature>['conflicts'][number];
 
 /** A copy of the feature with one property set (undefined: removed). */
 export function withProperty(feature: MapFeature, name: string, value: unknown): MapFeature {
@@ -158,7 +146,7 @@ export class EditState {
     const features = new Map<number, MapFeature | null>();
     for (const id of [...this.added, ...this.changed]) features.set(id, this.features.get(id)!);
     for (const id of this.deleted) features.set(id, null);
-    const body: SaveBody = {
+    const body: WebSaveBody = {
       revision: this.revision,
       features: {
         added: [...this.added].map((id) => ({ key: String(id), feature: plain(this.features.get(id)!) })),

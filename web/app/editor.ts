@@ -20,7 +20,7 @@ import { EditState } from './editState.js';
 import { neverLost, openedFromList } from './editorFocus.js';
 import { listenForShortcuts } from './editorShortcuts.js';
 import { saving } from './editorSave.js';
-import { copy, Selection } from './editorSelection.js';
+import { Selection } from './editorSelection.js';
 import { createEditorState, usable, type Tool } from './editorState.js';
 import { EditorToolbar } from './editorToolbar.js';
 import { groupEdits } from './groupEdits.js';
@@ -32,7 +32,7 @@ import { ItemMedia } from './itemMedia.js';
 import { ItemPanel, type PropertyValue } from './itemPanel.js';
 import { startKeyboardDrawing, type VertexGeometry } from './keyboardDrawing.js';
 import { isEditable, type Drawing, type MapView } from './mapAdapter.js';
-import type { MapFeature } from './mapFeature.js';
+import { copyFeature, type MapFeature } from './mapFeature.js';
 import { imageValueOf, type ImageAnswer } from './mediaUpload.js';
 import { PhotoTool } from './photoTool.js';
 import type { PlaceSearch } from './placeSearch.js';
@@ -233,7 +233,7 @@ export function startEditor(options: EditorOptions): Editor {
   // A finished drag (a vertex added or deleted, a line extended) is an edit at once: Save counts it.
   drawing.onEdited((id, geometry) => {
     const before = state.features.get(id);
-    if (before && JSON.stringify(before.geometry) !== JSON.stringify(geometry)) state.apply({ id, before, after: { ...copy(before), geometry } });
+    if (before && JSON.stringify(before.geometry) !== JSON.stringify(geometry)) state.apply({ id, before, after: { ...copyFeature(before), geometry } });
   });
   // Measures live: what is drawn in the readout over the map, what is edited in the item panel.
   const readout = new DrawingReadout();
@@ -257,7 +257,7 @@ export function startEditor(options: EditorOptions): Editor {
     id = savedIds.get(id) ?? id;
     const before = state.features.get(id);
     if (!before) return;
-    const after = copy(before);
+    const after = copyFeature(before);
     after.properties ??= {};
     for (const [name, value] of Object.entries(changes)) {
       if (value === undefined) delete after.properties[name];
@@ -274,7 +274,7 @@ export function startEditor(options: EditorOptions): Editor {
     if (!before || before.geometry?.type !== 'Point') return;
     const [lon, lat] = before.geometry.coordinates as number[];
     if (lon === at[0] && lat === at[1]) return;
-    state.apply({ id: before.id, before, after: { ...copy(before), geometry: { type: 'Point', coordinates: at } } });
+    state.apply({ id: before.id, before, after: { ...copyFeature(before), geometry: { type: 'Point', coordinates: at } } });
   }
 
   /** The Photo tool's upload: a new point where the photo was taken (else the map's centre), selected. */

@@ -4,12 +4,13 @@
 // says goes in the toolbar's status line; `saving` in the editor's state while it runs.
 import { batch } from '@preact/signals-core';
 import { element } from './element.js';
-import type { Conflict, EditState } from './editState.js';
+import type { WebSaveAnswer, WebSaveConflictAnswer } from '../../lib/webSave.js';
+import type { EditState } from './editState.js';
 import type { EditorState } from './editorState.js';
-import { groupOf, type GroupId } from './groups.js';
+import { groupOf } from './groups.js';
 import type { MapFeature } from './mapFeature.js';
 
-type ConflictAnswer = { conflicts: Conflict[]; group_conflicts: { group: GroupId; items: number }[]; revision: number; error: string };
+type ConflictAnswer = WebSaveConflictAnswer<MapFeature>;
 
 const named = (feature: MapFeature | null | undefined) => (typeof feature?.properties?.title === 'string' && feature.properties.title) || 'an untitled item';
 
@@ -41,13 +42,13 @@ export function saving(options: SavingOptions): () => Promise<void> {
         headers: { 'content-type': 'application/json', 'x-csrf-token': options.csrf },
         body: JSON.stringify(sent.body),
       });
-      const answer = (await response.json()) as { revision: number; ids: Record<string, number>; error?: string } & Partial<ConflictAnswer>;
+      const answer: unknown = await response.json();
       if (response.status === 409) return settle(answer as ConflictAnswer);
       if (!response.ok) {
-        status.textContent = answer.error ?? 'The map could not be saved.';
+        status.textContent = (answer as { error?: string }).error ?? 'The map could not be saved.';
         return;
       }
-      options.renamed(state.saved(sent, answer));
+      options.renamed(state.saved(sent, answer as WebSaveAnswer));
       status.textContent = 'Saved.';
     } catch {
       status.textContent = 'The map could not be saved: the service did not answer. Your changes are kept here; try again.';

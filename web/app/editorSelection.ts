@@ -10,10 +10,9 @@ import { returnFocus } from './editorFocus.js';
 import type { ItemPanel } from './itemPanel.js';
 import { kindOf } from './itemList.js';
 import { isEditable, type Drawing, type MapView } from './mapAdapter.js';
-import type { MapFeature } from './mapFeature.js';
+import { copyFeature } from './mapFeature.js';
 import type { UndoToast } from './undoToast.js';
 
-export const copy = (feature: MapFeature): MapFeature => JSON.parse(JSON.stringify(feature)) as MapFeature;
 
 export interface SelectionOptions {
   ui: EditorState;
@@ -27,10 +26,6 @@ export interface SelectionOptions {
 
 export class Selection {
   constructor(private readonly options: SelectionOptions) {}
-
-  get id(): number | undefined {
-    return this.options.ui.selected.value;
-  }
 
   select(id: number | undefined): void {
     const { ui, edits, view, deletedToast } = this.options;
@@ -114,6 +109,6 @@ export class Selection {
     const before = edits.features.get(finished.id);
     if (!before) return;
     if (JSON.stringify(before.geometry) === JSON.stringify(finished.geometry)) view.putFeatures([before]);
-    else edits.apply({ id: finished.id, before, after: { ...copy(before), geometry: finished.geometry } });
+    else edits.apply({ id: finished.id, before, after: { ...copyFeature(before), geometry: finished.geometry } });
   }
 }

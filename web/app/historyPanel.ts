@@ -6,6 +6,7 @@
 // versions come a page at a time (100, newest first); Show older versions brings the next page.
 import { element } from './element.js';
 import { reloadWithTools } from './reloadWithTools.js';
+import type { RestoreAnswer, VersionListAnswer, VersionListed } from '../../lib/mapVersions.js';
 import type { MapFeature } from './mapFeature.js';
 import type { MapView } from './mapAdapter.js';
 
@@ -20,18 +21,7 @@ export interface HistoryOptions {
   previewing(on: boolean): void;
 }
 
-interface Version {
-  id: number;
-  revision: number;
-  kind: 'create' | 'save' | 'restore' | 'replace' | 'append';
-  saved_by: string | null;
-  created_at: string;
-  added: number;
-  changed: number;
-  deleted: number;
-  feature_count: number;
-  restored_revision?: number;
-}
+type Version = VersionListed;
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const items = (n: number) => `${n.toLocaleString()} ${n === 1 ? 'item' : 'items'}`;
@@ -81,7 +71,7 @@ export class HistoryPanel {
   /** A page of versions: the newest, or those older than revision `before`. */
   private async page(before?: number): Promise<{ versions: Version[]; more: boolean }> {
     const response = await fetch(before === undefined ? this.options.versionsUrl : `${this.options.versionsUrl}?before=${before}`, { credentials: 'same-origin' });
-    const answer = (await response.json()) as { versions?: Version[]; more?: boolean; error?: string };
+    const answer = (await response.json()) as Partial<VersionListAnswer> & { error?: string };
     if (!response.ok || !answer.versions) throw new Error(answer.error ?? 'The versions could not be loaded.');
     return { versions: answer.versions, more: answer.more === true };
   }
@@ -190,7 +180,7 @@ export class HistoryPanel {
         credentials: 'same-origin',
         headers: { 'x-csrf-token': this.options.csrf },
       });
-      const answer = (await response.json()) as { restored?: boolean; error?: string };
+      const answer = (await response.json()) as Partial<RestoreAnswer> & { error?: string };
       if (!response.ok || !answer.restored) throw new Error(answer.error ?? 'The version could not be restored.');
     } catch (error) {
       this.message.textContent = error instanceof Error && error.message ? error.message : 'The version could not be restored: the service did not answer.';

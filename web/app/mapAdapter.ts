@@ -11,6 +11,7 @@ import { createDrawing, type Drawing, type EditableGeometry } from './drawingAda
 import { labelDrawing, TEXT_LABEL_LAYER } from './textLabelLayer.js';
 import { titleDrawing, titleLayers } from './titleLayers.js';
 import { mapSnapping } from './mapSnapping.js';
+import { createOverlays, overlayDrawing, type OverlayDrawing } from './overlayAdapter.js';
 import { MEDIA_ID } from '../../lib/mediaId.js';
 import type { MapFeature } from './mapFeature.js';
 
@@ -213,6 +214,8 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
       _icon: iconOf(feature.properties),
       _title: titleDrawing(feature.properties),
       ...labelDrawing(feature),
+      // An image overlay: its image is drawn by ./overlayAdapter.ts, its area only takes clicks.
+      ...(overlayDrawing(feature) ? { _overlay: 1 } : {}),
     },
   });
   type Drawn = ReturnType<typeof decorate>;
@@ -237,8 +240,8 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
   // Features are known by `_id` (new, unsaved ones have negative ids), so single ones can be updated.
   for (const id of SOURCES) map.addSource(id, { type: 'geojson', data: collection([...shown.values()].filter((feature) => sourceOf(feature) === id)), promoteId: '_id' });
   const color = ['get', '_color'] as unknown as string;
-  map.addLayer({ id: 'areas', type: 'fill', source: 'items', filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'fill-color': color, 'fill-opacity': 0.25 } });
-  map.addLayer({ id: 'area-lines', type: 'line', source: 'items', filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'line-color': color, 'line-width': 2 } });
+  map.addLayer({ id: 'areas', type: 'fill', source: 'items', filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'fill-color': color, 'fill-opacity': ['case', ['has', '_overlay'], 0, 0.25] } });
+  map.addLayer({ id: 'area-lines', type: 'line', source: 'items', filter: ['all', ['==', ['geometry-type'], 'Polygon'], ['!', ['has', '_overlay']]], paint: { 'line-color': color, 'line-width': 2 } });
   map.addLayer({ id: 'lines', type: 'line', source: 'items', filter: ['==', ['geometry-type'], 'LineString'], paint: { 'line-color': color, 'line-width': 3 }, layout: { 'line-cap': 'round', 'line-join': 'round' } });
   // Points as circles with their icons where they have room, as dots where they crowd.
   const positions = (feature: Drawn): [number, number][] =>
@@ -256,6 +259,17 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
   for (const layer of titleLayers(dotZoom)) map.addLayer(layer as never);
 
   map.addLayer(TEXT_LABEL_LAYER as never);
+  // Image overlays under every item, in the map's order; the hidden ones (and a preview's) left out.
+  const overlays = createOverlays(map, 'areas');
+  const overlayById = new Map<number, OverlayDrawing>();
+  const noteOverlay = (feature: MapFeature) => {
+    const drawing = overlayDrawing(feature);
+    if (drawing) overlayById.set(feature.id, drawing);
+    else overlayById.delete(feature.id);
+  };
+  features.forEach(noteOverlay);
+  const showOverlays = () => overlays.show(new Map([...overlayById].filter(([id]) => !hiddenIds.has(id)).map(([id, drawing]) => [String(id), drawing])));
+  showOverlays();
 
   const listeners: ((feature: MapFeature, at: [number, number]) => void)[] = [];
   /** The ring on the vertex the keyboard chose (`markVertex`). */
@@ -310,6 +324,7 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
       const before = hiddenIds;
       hiddenIds = new Set(hidden);
       if (previewing) return;
+      showOverlays();
       const remove = [...hiddenIds].filter((id) => !before.has(id) && shown.has(id));
       const add = [...before].filter((id) => !hiddenIds.has(id) && shown.has(id)).map((id) => shown.get(id)!);
       if (remove.length === 0 && add.length === 0) return;
@@ -320,7 +335,9 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
       for (const feature of changed) {
         shown.set(feature.id, decorate(feature));
         byId.set(feature.id, feature);
+        noteOverlay(feature);
       }
+      if (!previewing) showOverlays();
       const visible = changed.filter((feature) => !hiddenIds.has(feature.id));
       updateSources(
         changed.map((feature) => feature.id),
@@ -332,7 +349,9 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
       for (const id of ids) {
         shown.delete(id);
         byId.delete(id);
+        overlayById.delete(id);
       }
+      if (!previewing) showOverlays();
       updateSources(ids, []);
       dotsChanged();
     },
@@ -475,8 +494,15 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
       const previewed = features?.filter((feature) => feature.properties?.visible !== false && feature.properties?.visible !== 0).map((feature) => ({ ...decorate(feature), id: NaN }));
       dotsOf = previewed ? () => previewed.filter(isPoint) : mapDots;
       dotsChanged();
-      if (!features) return showMapFeatures();
+      if (!features) {
+        showOverlays();
+        return showMapFeatures();
+      }
       const visible = features.filter((feature) => feature.properties?.visible !== false && feature.properties?.visible !== 0);
+      overlays.show(new Map(visible.flatMap((feature, index) => {
+        const drawing = overlayDrawing(feature);
+        return drawing ? [[`preview-${index}`, drawing] as const] : [];
+      })));
       // A preview's features are not the map's: known by no id (NaN, which no item has, not even
       // a new unsaved one), a click on them finds nothing.
       setSources(

@@ -6,3 +6,6 @@ export interface MapFeature {
   geometry: { type: string; coordinates: unknown } | null;
   properties: Record<string, unknown> | null;
 }
+
+/** A deep copy of a feature, to change without touching the one it came from. */
+export const copyFeature = (feature: MapFeature): MapFeature => JSON.parse(JSON.stringify(feature)) as MapFeature;

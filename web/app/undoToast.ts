@@ -51,10 +51,6 @@ export class UndoToast {
     if (hadKeyboard) this.fallback().focus();
   }
 
-  shown(): boolean {
-    return !this.root.hidden;
-  }
-
   private startTimer(): void {
     this.stopTimer();
     this.timer = setTimeout(() => this.hide(), SHOWN_MS);

@@ -152,6 +152,12 @@ function Downloads({ path }: { path: string }) {
           — everything, groups as folders, with colours
         </li>
         <li>
+          <a href={`${path}/download.kmz`} download="">
+            KMZ
+          </a>{' '}
+          — the KML with the images of its overlays inside
+        </li>
+        <li>
           <a href={`${path}/download.gpx`} download="">
             GPX
           </a>{' '}

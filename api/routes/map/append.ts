@@ -1,15 +1,14 @@
 import { z } from 'zod';
-import { APPEND_FILE_TYPES, WORKFLOW_TYPES, type AppendMapInput, type AppendMapResult } from '../../../lib/jobContracts.js';
-import { recordImport } from '../../../lib/observability/metrics.js';
+import { APPEND_FILE_TYPES, type AppendMapInput } from '../../../lib/jobContracts.js';
 import { callerOf, mapFor, withLinkKey } from '../../context.js';
 import { receiveFile } from '../../fileBody.js';
-import { jobIdFor, runFileJob } from '../../fileJobs.js';
+import { runAppendJob } from '../../appendJob.js';
+import { jobIdFor } from '../../fileJobs.js';
 import { defineOperation } from '../../operation.js';
 import { GIS_FORMATS_TEXT } from '../../gisFormats.js';
 import { mapFileResult, mapId, text } from '../../schemas.js';
 import { mapFileView } from '../../views.js';
 import { FILE_LIMITS } from './upload.js';
-import { emitMapEvent, featuresAppended } from '../../webhookEvents.js';
 
 /** A new group's title (map/append's new_group, the web editor's Import): not blank, trimmed. */
 export const newGroupTitle = text(500)
@@ -65,18 +64,7 @@ export const operation = defineOperation(import.meta.url, {
       newGroup: args.new_group,
       processingTimeoutMs: deps.config.processingTimeoutMs,
     };
-    const result = await runFileJob<AppendMapResult>(ctx, deps, {
-      operation: 'map/append',
-      workflowType: WORKFLOW_TYPES.appendMap,
-      workflowId,
-      keyed,
-      args,
-      input,
-      file,
-    });
-    // After the commit: map.features_changed to the owner's webhooks (once, also when the request is answered again).
-    if (result.revision !== undefined) void emitMapEvent(deps, featuresAppended(workflowId, args.map_id, result.revision, result.addedIds, result.import.features));
-    recordImport(args.file_type, file.size, result.import.features);
+    const result = await runAppendJob(ctx, deps, { operation: 'map/append', keyed, args, input, file });
     ctx.body = mapFileView(deps.config.publicUrl, await withLinkKey(deps.db, result.map), result.import);
   },
 });

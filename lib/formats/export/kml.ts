@@ -7,14 +7,19 @@
 // (../kmlDescriptions.ts). Every
 // geometry is written (multi-part ones and collections as MultiGeometry, altitude kept). Uploaded
 // images and custom markers are files of this service, which a plain KML cannot carry: left out.
+// Image overlays (lib/geojson/overlay.ts) are GroundOverlays: a LatLonBox when their corners
+// are a north-up box, else a gx:LatLonQuad; their opacity as the colour's alpha; the image's
+// href is what `overlayHref` answers (a file inside the KMZ, or the image's address for a plain
+// KML); without one the overlay is written as a Placemark of its outline.
 import type { Geometry, GroupId, MapFeature, MapGroup, Position } from '../../geojson/model.js';
 import { isTextLabel } from '../../textLabels.js';
+import { isOverlay, overlayCorners, overlayOpacity } from '../../geojson/overlay.js';
 import { DESCRIPTION_FORMAT, escapedDescription } from '../kmlDescriptions.js';
 import { textLabelStyleKml } from '../kmlTextLabels.js';
 import { propertyText, xmlText } from './xmlText.js';
 
 /** Properties written as KML elements or left out (never as ExtendedData). */
-const NOT_DATA = new Set(['title', 'description', 'visible', 'color', 'stroke-width', 'group', 'image', 'marker_id', 'text_label', 'text_size']);
+const NOT_DATA = new Set(['title', 'description', 'visible', 'color', 'stroke-width', 'group', 'image', 'marker_id', 'text_label', 'text_size', 'overlay', 'opacity']);
 
 const coordinates = (positions: readonly Position[]): string => positions.map((p) => p.join(',')).join(' ');
 
@@ -57,6 +62,41 @@ function styleKml(feature: MapFeature): string {
   return `<Style>${line}${poly}</Style>`;
 }
 
+/** Where a GroundOverlay's Icon finds an overlay's image (by image id); undefined: none. */
+export type OverlayHref = (imageId: string) => string | undefined;
+
+/** An image overlay as a GroundOverlay, or undefined when it has no image href. */
+function groundOverlayKml(feature: MapFeature, overlayHref: OverlayHref): string | undefined {
+  const p = feature.properties;
+  const corners = overlayCorners(feature.geometry);
+  const imageId = (p.image as { id?: unknown } | undefined)?.id;
+  const href = typeof imageId === 'string' ? overlayHref(imageId) : undefined;
+  if (!corners || href === undefined) return undefined;
+  const [lowerLeft, lowerRight, upperRight, upperLeft] = corners;
+  const northUp = lowerLeft[1] === lowerRight[1] && upperLeft[1] === upperRight[1] && lowerLeft[0] === upperLeft[0] && lowerRight[0] === upperRight[0] && lowerLeft[0] < lowerRight[0] && lowerLeft[1] < upperLeft[1];
+  const place = northUp
+    ? `<LatLonBox><north>${upperLeft[1]}</north><south>${lowerLeft[1]}</south><east>${lowerRight[0]}</east><west>${lowerLeft[0]}</west></LatLonBox>`
+    : `<gx:LatLonQuad><coordinates>${corners.map((c) => `${c[0]},${c[1]}`).join(' ')}</coordinates></gx:LatLonQuad>`;
+  const alpha = Math.round(overlayOpacity(p) * 255).toString(16).padStart(2, '0');
+  const name = propertyText(p.title);
+  const description = propertyText(p.description);
+  return (
+    '<GroundOverlay>' +
+    (name !== undefined ? `<name>${xmlText(name)}</name>` : '') +
+    (p.visible === false || p.visible === 0 ? '<visibility>0</visibility>' : '') +
+    (description !== undefined ? `<description>${xmlText(escapedDescription(description))}</description>` : '') +
+    `<color>${alpha}ffffff</color><Icon><href>${xmlText(href)}</href></Icon>${place}</GroundOverlay>\n`
+  );
+}
+
+function itemKml(feature: MapFeature, overlayHref: OverlayHref): string {
+  if (isOverlay(feature.properties)) {
+    const overlay = groundOverlayKml(feature, overlayHref);
+    if (overlay !== undefined) return overlay;
+  }
+  return placemarkKml(feature);
+}
+
 function placemarkKml(feature: MapFeature): string {
   const p = feature.properties;
   const name = propertyText(p.title);
@@ -80,7 +120,13 @@ function placemarkKml(feature: MapFeature): string {
 }
 
 /** The map as a KML document: `title` and `description` are the map's. */
-export function kmlOfMap(map: { title: string; description: string }, features: readonly MapFeature[], groups: readonly MapGroup[]): string {
+export function kmlOfMap(
+  map: { title: string; description: string },
+  features: readonly MapFeature[],
+  groups: readonly MapGroup[],
+  overlayHref: OverlayHref = () => undefined,
+): string {
+  const item = (feature: MapFeature) => itemKml(feature, overlayHref);
   const children = new Map<GroupId | undefined, MapGroup[]>();
   const known = new Set(groups.map((group) => group.id));
   const add = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
@@ -101,15 +147,15 @@ export function kmlOfMap(map: { title: string; description: string }, features: 
   const folder = (group: MapGroup): string => {
     if (written.has(group.id)) return ''; // a cycle of parents is written once
     written.add(group.id);
-    return `<Folder><name>${xmlText(group.title)}</name>\n${(items.get(group.id) ?? []).map(placemarkKml).join('')}${(children.get(group.id) ?? []).map(folder).join('')}</Folder>\n`;
+    return `<Folder><name>${xmlText(group.title)}</name>\n${(items.get(group.id) ?? []).map(item).join('')}${(children.get(group.id) ?? []).map(folder).join('')}</Folder>\n`;
   };
   return (
-    '<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2"><Document>' +
+    '<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Document>' +
     `<name>${xmlText(map.title)}</name>` +
     (map.description ? `<description>${xmlText(escapedDescription(map.description))}</description>` : '') +
     `<ExtendedData><Data name="${DESCRIPTION_FORMAT.name}"><value>${DESCRIPTION_FORMAT.value}</value></Data></ExtendedData>` +
     '\n' +
-    (items.get(undefined) ?? []).map(placemarkKml).join('') +
+    (items.get(undefined) ?? []).map(item).join('') +
     (children.get(undefined) ?? []).map(folder).join('') +
     '</Document></kml>\n'
   );

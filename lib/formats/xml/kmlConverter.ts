@@ -20,6 +20,9 @@
 //   the first <img> of a description that names a file of the KMZ → `image` (./kmlImages.ts).
 // - Folders → groups (title = Folder name or "Folder"); nested Folders → `parent`. The
 //   Document is not a group.
+// - GroundOverlays → image overlay items (./kmlGroundOverlay.ts): in a KMZ, their image file is
+//   stored as an image; one whose image is an address or not in the archive is skipped with a
+//   note. Screen and photo overlays are not imported.
 // - NetworkLinks, overlays and every href are never fetched.
 import { AppError } from '../../errors.js';
 import { shorten } from '../../geojson/json-data.js';
@@ -30,6 +33,7 @@ import { FeatureList, type FeatureSink } from '../types.js';
 import { buildGeometry, KmlGeometryReader, partsKind, partTimes, type GeometryTarget } from './kmlGeometry.js';
 import { DESCRIPTION_FORMAT, unescapedDescription } from '../kmlDescriptions.js';
 import { descriptionImage } from './kmlImages.js';
+import { GROUND_OVERLAY_TEXTS, GroundOverlayReader, type GroundOverlayResult } from './kmlGroundOverlay.js';
 import { KmlStyles, type StyleData, type StyledFeature } from './kmlStyles.js';
 import { setDataProperty } from './properties.js';
 import { readXml, type XmlHandler } from './sax.js';
@@ -106,6 +110,7 @@ class KmlHandler implements XmlHandler {
   private readonly containers: Container[] = [];
   private readonly styles = new KmlStyles();
   private readonly geometry = new KmlGeometryReader();
+  private readonly groundOverlay = new GroundOverlayReader();
   /**
    * Features waiting for a style that is not defined yet (styles may follow their use); once
    * one waits, every later feature waits behind it, so the features keep the file's order.
@@ -194,6 +199,8 @@ class KmlHandler implements XmlHandler {
         this.networkLinks++;
         return;
       case 'GroundOverlay':
+        this.groundOverlay.open(line, depth);
+        return;
       case 'ScreenOverlay':
       case 'PhotoOverlay':
         this.overlays++;
@@ -216,6 +223,7 @@ class KmlHandler implements XmlHandler {
         this.startCapture(depth);
         return;
       default:
+        if (this.groundOverlay.reading && GROUND_OVERLAY_TEXTS.has(name)) this.startCapture(depth);
         return;
     }
   }
@@ -236,6 +244,12 @@ class KmlHandler implements XmlHandler {
       case 'Placemark':
         if (this.placemark !== null && this.placemark.depth === depth) this.finishPlacemark();
         return;
+      case 'GroundOverlay': {
+        const media = this.media;
+        const result = this.groundOverlay.close(depth, media === undefined ? undefined : (href) => media.image(href));
+        if (result !== undefined) this.finishGroundOverlay(result);
+        return;
+      }
       case 'Folder':
       case 'Document':
         this.containers.pop();
@@ -269,6 +283,7 @@ class KmlHandler implements XmlHandler {
 
   private closeText(name: string, raw: string, parent: string | undefined, grandparent: string | undefined): void {
     const placemark = this.placemark;
+    if (this.groundOverlay.text(name, raw, parent, grandparent)) return;
     if (this.styles.text(name, raw, parent, grandparent)) return;
     switch (name) {
       case 'name': {
@@ -394,6 +409,27 @@ class KmlHandler implements XmlHandler {
     }
   }
 
+  /** An image overlay item from a GroundOverlay, or the note on why it was skipped. */
+  private finishGroundOverlay(result: GroundOverlayResult): void {
+    if ('skip' in result) {
+      this.skips.add(result.skip, result.line);
+      return;
+    }
+    if (this.featureCount >= MAX_FEATURES) {
+      throw new AppError('too_many_features', `the KML file holds more than ${MAX_FEATURES} placemarks; a map holds at most ${MAX_FEATURES} items`);
+    }
+    const properties = result.properties;
+    if (this.escapedDescriptions && typeof properties.description === 'string') properties.description = unescapedDescription(properties.description);
+    const container = this.containers[this.containers.length - 1];
+    if (container?.groupId !== undefined) properties.group = container.groupId;
+    let hidden = result.hidden;
+    for (const each of this.containers) if (each.hidden) hidden = true;
+    if (hidden) properties.visible = false;
+    const feature: MapFeature = { type: 'Feature', id: this.featureCount + 1, geometry: result.geometry, properties };
+    if (this.held.length === 0) this.sink.add(feature);
+    else this.held.push({ feature });
+  }
+
   /** Sends on the features that waited for styles defined after them (at the end of the file). */
   flushHeld(): void {
     for (const { feature, styled } of this.held) {
@@ -423,9 +459,10 @@ class KmlHandler implements XmlHandler {
     if (this.placemarkCount > 0) {
       return `none of the ${plural(this.placemarkCount, 'placemark')} in the KML file has usable coordinates${this.skips.example()}`;
     }
+    if (this.skips.count > 0) return `nothing in the KML file could be imported${this.skips.example()}`;
     const found: string[] = [];
     if (this.networkLinks > 0) found.push(`${plural(this.networkLinks, 'NetworkLink')} (links to other files, which are never fetched)`);
-    if (this.overlays > 0) found.push(`${plural(this.overlays, 'image overlay')}, which cannot be imported`);
+    if (this.overlays > 0) found.push(`${plural(this.overlays, 'screen or photo overlay')}, which cannot be imported`);
     if (found.length === 0) return 'the KML file holds no placemarks';
     return `the KML file holds no placemarks, only ${found.join(' and ')}`;
   }
