@@ -225,7 +225,7 @@ export function startEditor(options: EditorOptions): Editor {
     },
     reshape: (id, geometry) => {
       const before = state.features.get(id);
-      if (before) state.apply({ id, before, after: { ...copy(before), geometry } });
+      if (before) state.apply({ id, before, after: { ...copyFeature(before), geometry } });
     },
     open: (id) => selection.open(id),
   });
