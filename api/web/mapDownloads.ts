@@ -94,7 +94,7 @@ export function mountMapDownloads(router: Router, db: Db, blobs: BlobStore, publ
     if (extension === 'kmz') {
       ctx.set('X-Shapes-Left-Out', '0');
       ctx.type = 'application/vnd.google-earth.kmz';
-      ctx.body = kmzOfMap(map, document.features, document.groups ?? [], await overlayImages(db, blobs, document.features), imageAddress);
+      ctx.body = await kmzOfMap(map, document.features, document.groups ?? [], await overlayImages(db, blobs, document.features), imageAddress);
       return;
     }
     if (extension === 'gpx') {

@@ -3,27 +3,29 @@
 // An overlay whose image is not given (gone, or past the caller's byte budget) names `otherHref`.
 import type { MapFeature, MapGroup } from '../../geojson/model.js';
 import { kmlOfMap, type OverlayHref } from './kml.js';
-import { zipOf, type ZipEntryInput } from './zipWrite.js';
+import JSZip from 'jszip';
 
 export interface ArchivedImage {
   bytes: Uint8Array;
   extension: 'png' | 'jpg';
 }
 
-export function kmzOfMap(
+export async function kmzOfMap(
   map: { title: string; description: string },
   features: readonly MapFeature[],
   groups: readonly MapGroup[],
   images: ReadonlyMap<string, ArchivedImage>,
   otherHref: OverlayHref = () => undefined,
-): Buffer {
+): Promise<Buffer> {
   const fileOf = (id: string, image: ArchivedImage) => `files/${id}.${image.extension}`;
   const href: OverlayHref = (id) => {
     const image = images.get(id);
     return image ? fileOf(id, image) : otherHref(id);
   };
   const kml = kmlOfMap(map, features, groups, href);
-  const entries: ZipEntryInput[] = [{ name: 'doc.kml', data: Buffer.from(kml, 'utf8') }];
-  for (const [id, image] of images) entries.push({ name: fileOf(id, image), data: image.bytes, store: true });
-  return zipOf(entries);
+  const zip = new JSZip();
+  zip.file('doc.kml', kml, { compression: 'DEFLATE' });
+  // Images are compressed already: stored as they are.
+  for (const [id, image] of images) zip.file(fileOf(id, image), image.bytes, { compression: 'STORE', createFolders: false });
+  return zip.generateAsync({ type: 'nodebuffer', platform: 'DOS' });
 }
