@@ -14,6 +14,7 @@ import type { BlobStore } from '../../lib/blobs/blobStore.js';
 import type { Config } from '../../lib/config.js';
 import { AppError } from '../../lib/errors.js';
 import type { AppendMapInput } from '../../lib/jobContracts.js';
+import type { WebImportAnswer } from '../../lib/webImport.js';
 import { withLinkKey } from '../context.js';
 import { runAppendJob } from '../appendJob.js';
 import type { JobGateway } from '../jobs.js';
@@ -63,6 +64,6 @@ export function mountMapImport(router: Router, deps: MapImportDeps): void {
     };
     const result = await runAppendJob(ctx, deps, { operation: 'web/import', keyed: false, args: {}, input, file: form.file });
     const image = await refreshImageAfterEdit(deps, id);
-    ctx.body = { ...mapFileView(config.publicUrl, await withLinkKey(deps.db, result.map), result.import), format: result.format ?? null, new_group: newGroup ?? null, image };
+    ctx.body = { ...mapFileView(config.publicUrl, await withLinkKey(deps.db, result.map)), import: result.import, format: result.format ?? null, new_group: newGroup ?? null, image } satisfies WebImportAnswer;
   });
 }
