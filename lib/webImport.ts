@@ -1,4 +1,4 @@
-// The web editor's Import (POST /maps/{id}/import, api/web/mapImportRoute.ts): the JSON it
+// The web editor's Import (POST /maps/{id}/import, api/web/editorEndpoints/mapImport.ts): the JSON it
 // answers besides the map's summary fields, which the browser reads (web/app/importDialog.ts).
 import type { GuessedFormat, ImportSummary } from './jobContracts.js';
 
