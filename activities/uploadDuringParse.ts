@@ -71,7 +71,9 @@ export function makeUploadDuringParse(deps: ActivityDeps, parsers: ParserPool) {
         } catch (error) {
           throw await parse.failWith(error); // a failed write ends the parse too
         }
-        const file = parsed ?? (await parse.parsing); // a retry of a committed upload: its map, whose file was parsed again
+        // A retry of a committed upload: its map, whose file was parsed again (its rows not read).
+        if (parsed === undefined) parse.skipLines();
+        const file = parsed ?? (await parse.parsing);
         if (record === 'fallBack') {
           const kept = await keepParsedFile(deps, { requestId: input.requestId, userId: input.ownerId, blobKey: input.blobKey, fileType: input.fileType }, file, outputFile);
           try {
