@@ -157,7 +157,9 @@ describe.each(kinds)('feature rows (%s)', (kind) => {
   it('writes a map whose rows stream in as parsed: on PGlite from the document file once the streamed lines have ended (insertStreamedMap)', async () => {
     const features = Array.from({ length: 6_000 }, (_, i) => point(i + 1, (i % 360) - 180, (i % 180) - 90, { title: `row ${i} ${'y'.repeat(200)}` }));
     const content = completedContent(contentOfDocument(parseMapDocument({ type: 'FeatureCollection', features })), new Map());
-    const all = Buffer.from([...(content.lines() as Iterable<Buffer | string>)].join(''));
+    const parts: Buffer[] = [];
+    for await (const line of content.lines()) parts.push(Buffer.from(line));
+    const all = Buffer.concat(parts);
     // The streamed lines, in 64 kB pieces (cut anywhere, as the parser thread sends them).
     let streamedRead = 0;
     const streamed = (async function* () {
