@@ -79,6 +79,17 @@ describe('rows streamed from a parser thread', () => {
     expect(all.equals(fs.readFileSync(input.outputFile).subarray(0, parsed.rowBytes))).toBe(true);
   });
 
+  it('ends a thread waiting for credit when the parse is aborted (a cancelled activity), the reader still there', async () => {
+    const rows = new RowsFromThread();
+    const abort = new AbortController();
+    const parsing = pool.parse(task(rows), abort.signal);
+    parsing.catch(() => {});
+    await until(() => rows.threadWaits);
+    abort.abort(new Error('stopped')); // the pool ends the thread inside its Atomics.wait
+    await expect(parsing).rejects.toThrow('stopped');
+    rows.close();
+  });
+
   it('lets a thread waiting for credit end when the reader closes and the parse is aborted', async () => {
     const rows = new RowsFromThread();
     const abort = new AbortController();
