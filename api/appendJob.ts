@@ -1,5 +1,5 @@
 // map/append's job as both its callers run it — the API's map/append and the web editor's Import
-// (api/web/mapImportRoute.ts): the append workflow on the received file; after its commit,
+// (api/web/editorEndpoints/mapImport.ts): the append workflow on the received file; after its commit,
 // map.features_changed to the owner's webhooks (once, also when the request is answered again)
 // and the import counted in the metrics under the format it was.
 import type { Context } from 'koa';

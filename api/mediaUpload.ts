@@ -1,5 +1,5 @@
 // What image/upload and marker/upload share, and with them the web editor's uploads
-// (api/web/mapMediaRoutes.ts): the file into the blob store, then the uploadMedia workflow, whose
+// (api/web/editorEndpoints/mediaUpload.ts): the file into the blob store, then the uploadMedia workflow, whose
 // activity processes and stores it on the `media` task queue.
 import type { Context } from 'koa';
 import { WORKFLOW_TYPES, type MediaFileType, type MediaKind, type UploadMediaInput, type UploadMediaResult } from '../lib/jobContracts.js';

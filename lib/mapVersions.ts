@@ -1,5 +1,5 @@
 // A map's kept versions as the editor's History shows them: the domain types db/mapVersions.ts
-// returns, and the JSON the History's endpoints answer (api/web/mapVersionRoutes.ts), which the
+// returns, and the JSON the History's endpoints answer (api/web/editorEndpoints/version*.ts), which the
 // browser reads (web/app/historyPanel.ts).
 
 export type VersionKind = 'create' | 'save' | 'restore' | 'replace' | 'append';

@@ -25,15 +25,12 @@ import { mountBasemapPreviews, mountMapBasemapPreviews } from './basemapPreviews
 import { mountEmbedRoutes } from './embedRoutes.js';
 import { mountMapBasemap } from './mapBasemap.js';
 import { mountMapData } from './mapData.js';
+import { mountEditorEndpoints } from './editorEndpoints/index.js';
 import { mountMapDownloads } from './mapDownloads.js';
-import { mountMapImport } from './mapImportRoute.js';
 import { mountMapListRoutes } from './mapListRoutes.js';
-import { mountMapMedia } from './mapMediaRoutes.js';
 import { mountMapPage } from './mapPageRoute.js';
 import { mountMapSettings, SETTINGS_FORM_LIMIT } from './mapSettingsRoute.js';
 import { mountMapVisibility } from './mapVisibilityRoute.js';
-import { mountMapSave } from './mapSaveRoute.js';
-import { mountMapVersions } from './mapVersionRoutes.js';
 import { mountOgcRoutes } from './ogcRoutes.js';
 import { mountPlaceSearch } from './placeSearchRoute.js';
 import { answerPage } from './pageAnswer.js';
@@ -75,10 +72,7 @@ export function mountWeb(router: Router, deps: WebDeps): void {
   mountSettingsRoutes(pages, accounts, form, deps);
   mountMapListRoutes(pages, deps, form);
   const editing = { db: deps.db, config: deps.config, jobs: deps.jobs, log: logInternalError };
-  mountMapSave(pages, editing);
-  mountMapVersions(pages, editing);
-  mountMapImport(pages, { ...editing, blobs: deps.blobs });
-  mountMapMedia(pages, { ...editing, blobs: deps.blobs });
+  mountEditorEndpoints(pages, { ...editing, blobs: deps.blobs });
   // The API process's own cache of commercial basemap tiles (the renderer keeps one too, in the same folder).
   const tiles: TileSettings = {
     cache: new TileCache({ dir: deps.config.tileCacheDir, maxBytes: deps.config.tileCacheMaxBytes }),

@@ -1,6 +1,6 @@
 // The map editor for the map's owner and editors, put together from its parts: one editor state
 // the views follow (./editorState.ts: signals), the toolbar and its status line (./editorToolbar.ts;
-// Photo: ./photoTool.ts, Import: ./importDialog.ts, History: ./historyPanel.ts), the item panel of
+// Photo: ./photoTool.ts, Overlay: ./overlayTool.ts, Import: ./importDialog.ts, History: ./historyPanel.ts), the item panel of
 // the selected item (./itemPanel.ts with ./itemMedia.ts; selecting, closing, deleting:
 // ./editorSelection.ts), several items selected with the Box tool (./boxSelection.ts), text labels
 // (lib/textLabels.ts) added with the Text tool, the item list with the groups' tools
@@ -11,6 +11,8 @@
 // is drawn shows live (./drawingReadout.ts). The Find a place box (./placeSearch.ts) gets an Add
 // button while editing.
 import { effect } from '@preact/signals-core';
+import { isOverlay, overlayCorners, overlayPolygon, type OverlayCorners } from '../../lib/geojson/overlay.js';
+import type { Geometry } from '../../lib/geojson/geometry.js';
 import type { Place } from '../../lib/places/placeSearch.js';
 import { isTextLabel } from '../../lib/textLabels.js';
 import { announce } from './announcer.js';
@@ -34,6 +36,9 @@ import { startKeyboardDrawing, type VertexGeometry } from './keyboardDrawing.js'
 import { isEditable, type Drawing, type MapView } from './mapAdapter.js';
 import { copyFeature, type MapFeature } from './mapFeature.js';
 import { imageValueOf, type ImageAnswer } from './mediaUpload.js';
+import { moveCorner, placeOverlay } from './overlayGeometry.js';
+import { overlayField } from './overlayPanel.js';
+import { OverlayTool } from './overlayTool.js';
 import { PhotoTool } from './photoTool.js';
 import type { PlaceSearch } from './placeSearch.js';
 import { UndoToast } from './undoToast.js';
@@ -139,6 +144,9 @@ export function startEditor(options: EditorOptions): Editor {
   const photo = options.imagesUrl
     ? new PhotoTool({ imagesUrl: options.imagesUrl, csrf: options.csrf, report: (text) => (toolbar.status.textContent = text), add: addPhoto, changed: () => ui.edits.value++ })
     : undefined;
+  const overlayTool = options.imagesUrl
+    ? new OverlayTool({ imagesUrl: options.imagesUrl, csrf: options.csrf, report: (text) => (toolbar.status.textContent = text), add: addOverlay, changed: () => ui.edits.value++ })
+    : undefined;
   const importer = options.importUrl ? importButton({ importUrl: options.importUrl, csrf: options.csrf, unsaved: () => state.pending() }) : undefined;
   // While a version is previewed the map shows it, not the map's items: nothing is edited meanwhile.
   const history = options.versionsUrl
@@ -156,7 +164,7 @@ export function startEditor(options: EditorOptions): Editor {
         },
       })
     : undefined;
-  const toolbar = new EditorToolbar({ ui, edits: state, photo, importer, history, setEditing, setTool, undo, redo, save: () => void save() });
+  const toolbar = new EditorToolbar({ ui, edits: state, photo, overlay: overlayTool, importer, history, setEditing, setTool, undo, redo, save: () => void save() });
   const save = saving({ ui, edits: state, saveUrl: options.saveUrl, csrf: options.csrf, status: toolbar.status, renamed, newId: () => nextNewId-- });
   // "Point deleted. Undo" under the toolbar after a delete, until the next action.
   const deletedToast = new UndoToast(() => view.keyboardElement());
@@ -183,6 +191,7 @@ export function startEditor(options: EditorOptions): Editor {
       done: () => selection.close(),
       extend: () => drawing.extend(),
       moveTo: (at) => moveItem(ui.selected.peek(), at),
+      overlay: (feature) => overlayField(feature, { setOpacity, reshape: (change) => reshapeOverlay(ui.selected.peek(), change) }),
     },
     media,
   );
@@ -221,6 +230,8 @@ export function startEditor(options: EditorOptions): Editor {
     selectedShape: () => {
       const id = ui.selected.value;
       const geometry = id === undefined ? undefined : state.features.get(id)?.geometry;
+      // An image overlay's corners are its handles' and its panel's, never single vertices.
+      if (id !== undefined && isOverlay(state.features.get(id)?.properties)) return undefined;
       return geometry?.type === 'LineString' || geometry?.type === 'Polygon' ? { id: id!, geometry: geometry as VertexGeometry } : undefined;
     },
     reshape: (id, geometry) => {
@@ -289,6 +300,46 @@ export function startEditor(options: EditorOptions): Editor {
     selection.select(id);
   }
 
+  /** The Overlay tool's upload: a new overlay in the middle of the view at the image's aspect ratio, selected. */
+  function addOverlay(answer: ImageAnswer, title: string): void {
+    const id = nextNewId--;
+    const corners = placeOverlay(view.viewBounds(), answer.width, answer.height);
+    const properties: Record<string, unknown> = { ...(title ? { title } : {}), overlay: true, image: imageValueOf(answer), opacity: 1 };
+    state.apply({ id, before: null, after: { type: 'Feature', id, geometry: overlayPolygon(corners), properties } });
+    if (!usable(ui)) return;
+    setTool('select');
+    selection.select(id);
+  }
+
+  const cornersOf = (feature: MapFeature | undefined): OverlayCorners | undefined =>
+    feature?.geometry && isOverlay(feature.properties) ? overlayCorners(feature.geometry as Geometry) : undefined;
+
+  /** An overlay's new corners: shown only while they are dragged (`done` false), else one edit. */
+  function setCorners(id: number, corners: OverlayCorners, done = true): void {
+    const before = state.features.get(id);
+    if (!before) return;
+    const after = { ...copyFeature(before), geometry: overlayPolygon(corners) };
+    if (!done) return view.putFeatures([after]);
+    if (JSON.stringify(after.geometry) === JSON.stringify(before.geometry)) return view.putFeatures([before]);
+    state.apply({ id, before, after });
+    if (id === ui.selected.peek()) panel.showMeasure(after.geometry);
+  }
+
+  /** The panel's move, size and turn buttons: the selected overlay's corners changed, one edit. */
+  function reshapeOverlay(id: number | undefined, change: (corners: OverlayCorners) => OverlayCorners): void {
+    const corners = id === undefined ? undefined : cornersOf(state.features.get(id));
+    if (corners) setCorners(id!, change(corners));
+  }
+
+  /** The panel's opacity slider: the map follows while it slides; let go, one edit. */
+  function setOpacity(opacity: number, done: boolean): void {
+    const id = ui.selected.peek();
+    const before = id === undefined ? undefined : state.features.get(id);
+    if (!before || !isOverlay(before.properties)) return;
+    if (done) return setProperties({ opacity });
+    view.putFeatures([{ ...copyFeature(before), properties: { ...before.properties, opacity } }]);
+  }
+
   /** Find a place's Add: a new point where the place is, titled with its name, selected (one undoable edit). */
   function addPlace(place: Place): void {
     const id = nextNewId--;
@@ -336,6 +387,17 @@ export function startEditor(options: EditorOptions): Editor {
     keyboard.refresh();
   });
   effect(() => list?.setEditing(ui.editing.value));
+  // The selected image overlay's corner handles on the map (the Select tool's), following its edits.
+  effect(() => {
+    void ui.edits.value;
+    const id = ui.selected.value;
+    const on = usable(ui) && ui.tool.value === 'select' && id !== undefined;
+    const corners = on ? cornersOf(state.features.get(id)) : undefined;
+    view.overlayHandles(corners?.map(([lon, lat]) => [lon, lat]), corners && ((index, at, done) => {
+      const now = cornersOf(state.features.get(id!));
+      if (now) setCorners(id!, moveCorner(now, index, at), done);
+    }));
+  });
   effect(() => options.places?.setAdd(usable(ui) ? addPlace : undefined));
 
   // ---- keyboard, leaving

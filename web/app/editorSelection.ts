@@ -3,6 +3,7 @@
 // deleting it (said with an Undo: ./undoToast.ts) and following an undo or a redo. The selected
 // id is the editor's state (./editorState.ts); this module keeps the map, the drawing and the
 // panel in step with it.
+import { isOverlay } from '../../lib/geojson/overlay.js';
 import { isTextLabel } from '../../lib/textLabels.js';
 import type { EditState } from './editState.js';
 import type { EditorState } from './editorState.js';
@@ -37,7 +38,9 @@ export class Selection {
     const panel = this.options.panel();
     if (!feature) return panel.hide();
     panel.show(feature);
-    if (isEditable(feature.geometry)) {
+    // An image overlay is never a free polygon (a vertex added would make it invalid): it stays on
+    // the map, adjusted by its corner handles and its panel's buttons (./editor.ts).
+    if (isEditable(feature.geometry) && !isOverlay(feature.properties)) {
       const drawing = this.options.drawing();
       if (!isTextLabel(feature)) view.removeFeatures([feature.id]);
       drawing.edit(feature.id, feature.geometry);

@@ -1,4 +1,4 @@
-// The editor's toolbar over the map (Edit map, the tools, Photo, Undo, Redo, Save, Import, History;
+// The editor's toolbar over the map (Edit map, the tools, Photo, Overlay, Undo, Redo, Save, Import, History;
 // More on a phone: ./toolbarOverflow.ts) and the status line under it. It follows the editor's
 // state (./editorState.ts) in one effect: pressed, hidden and disabled as the state says, never
 // refreshed by hand. A button that goes or is disabled by what it did hands the keyboard to its
@@ -8,6 +8,7 @@ import { element } from './element.js';
 import { keepFocus } from './editorFocus.js';
 import type { EditState } from './editState.js';
 import type { EditorState, Tool } from './editorState.js';
+import type { OverlayTool } from './overlayTool.js';
 import type { PhotoTool } from './photoTool.js';
 import { ToolbarOverflow } from './toolbarOverflow.js';
 
@@ -24,6 +25,7 @@ export interface ToolbarOptions {
   ui: EditorState;
   edits: EditState;
   photo?: PhotoTool;
+  overlay?: OverlayTool;
   importer?: HTMLButtonElement;
   /** History's panel, when the map has versions to show. */
   history?: { isOpen(): boolean; open(): Promise<void>; close(): void };
@@ -46,7 +48,7 @@ export class EditorToolbar {
   private readonly overflow: ToolbarOverflow;
 
   constructor(private readonly options: ToolbarOptions) {
-    const { ui, photo, importer, history } = options;
+    const { ui, photo, overlay, importer, history } = options;
     this.editButton.addEventListener('click', () => options.setEditing(!ui.editing.value));
     this.root.append(this.editButton);
     for (const { tool, label, text } of TOOLS) {
@@ -59,6 +61,7 @@ export class EditorToolbar {
     this.redoButton.addEventListener('click', () => options.redo());
     this.saveButton.addEventListener('click', () => options.save());
     if (photo) this.root.append(photo.button, photo.input);
+    if (overlay) this.root.append(overlay.button, overlay.input);
     this.root.append(this.undoButton, this.redoButton, this.saveButton);
     if (importer) this.root.append(importer);
     this.root.append(this.historyButton);
@@ -78,6 +81,7 @@ export class EditorToolbar {
       this.editButton,
       ...tools(['box', 'text']),
       ...(photo ? [photo.button] : []),
+      ...(overlay ? [overlay.button] : []),
       ...(importer ? [importer] : []),
       this.historyButton,
     ]);
@@ -108,19 +112,20 @@ export class EditorToolbar {
   }
 
   private draw(editing: boolean, previewing: boolean, saving: boolean): void {
-    const { edits, photo, importer, history } = this.options;
+    const { edits, photo, overlay, importer, history } = this.options;
     this.undoButton.disabled = !edits.canUndo();
     this.redoButton.disabled = !edits.canRedo();
     const count = edits.pending();
     this.saveButton.disabled = count === 0 || saving;
     this.saveButton.textContent = count === 0 ? 'Saved' : `Save (${count})`;
     // The tools while editing; Save whenever something is unsaved.
-    for (const button of [...this.toolButtons.values(), ...(photo ? [photo.button] : []), this.undoButton, this.redoButton, ...(importer ? [importer] : [])]) button.hidden = !editing;
+    for (const button of [...this.toolButtons.values(), ...(photo ? [photo.button] : []), ...(overlay ? [overlay.button] : []), this.undoButton, this.redoButton, ...(importer ? [importer] : [])]) button.hidden = !editing;
     this.saveButton.hidden = !editing && count === 0;
     this.historyButton.hidden = !editing || !history;
     // A preview shows another version: drawing, undo and redo wait for the map's own items.
     for (const button of this.toolButtons.values()) button.disabled = previewing;
     if (photo) photo.button.disabled = previewing || photo.busy();
+    if (overlay) overlay.button.disabled = previewing || overlay.busy();
     if (previewing) this.undoButton.disabled = this.redoButton.disabled = true;
     this.overflow.refresh();
   }

@@ -4,6 +4,7 @@
 // workflow); the dialog shows the upload's progress, then the summary: how many items were
 // imported and the rows left out with their reasons (the first 20). The new items are shown by
 // reloading the page, so an import waits until the editor has no unsaved changes.
+import type { WebImportAnswer } from '../../lib/webImport.js';
 import { element } from './element.js';
 import { reloadWithTools } from './reloadWithTools.js';
 
@@ -14,12 +15,8 @@ export interface ImportOptions {
   unsaved(): number;
 }
 
-interface ImportAnswer {
-  error?: string;
-  import?: { features: number; skipped: { reason: string; line?: number }[] };
-  format?: string | null;
-  new_group?: string | null;
-}
+/** The import's answer, or its error. */
+type ImportAnswer = Partial<WebImportAnswer> & { error?: string };
 
 /** How many skipped rows the summary lists. */
 const LISTED_SKIPS = 20;

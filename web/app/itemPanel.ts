@@ -6,6 +6,7 @@
 // label (lib/textLabels.ts) has its Text instead of a title, a text size and no icon. Changes are
 // reported as property edits; the editor makes them (and their undo).
 import { element } from './element.js';
+import { isOverlay } from '../../lib/geojson/overlay.js';
 import { isTextLabel, MAX_TEXT_SIZE, MIN_TEXT_SIZE, TEXT_LABEL_COLOR, textSize } from '../../lib/textLabels.js';
 import { iconField } from './iconPicker.js';
 import { groupOf, groupOutline, type MapGroup } from './groups.js';
@@ -50,6 +51,8 @@ export interface ItemPanelActions {
   extend?(): void;
   /** Moves the point to [longitude, latitude] (points only: its Latitude and Longitude fields). */
   moveTo?(coordinates: [number, number]): void;
+  /** An image overlay's own section (./overlayPanel.ts): its image, opacity, move, size and turn. */
+  overlay?(feature: MapFeature): HTMLElement;
 }
 
 /** The image and custom icon fields (./itemMedia.ts), when the editor can upload. */
@@ -95,7 +98,10 @@ export class ItemPanel {
     const properties = feature.properties ?? {};
     const { actions } = this;
     const label = isTextLabel(feature);
-    this.root.replaceChildren(element('h2', {}, label ? (feature.id < 0 ? 'New text label' : 'Text label') : feature.id < 0 ? 'New item' : 'Item'));
+    // An image overlay: its own section instead of the Image field and the colour (its image is what it is).
+    const overlay = isOverlay(properties) && actions.overlay ? actions.overlay : undefined;
+    const heading = label ? (feature.id < 0 ? 'New text label' : 'Text label') : overlay ? (feature.id < 0 ? 'New image overlay' : 'Image overlay') : feature.id < 0 ? 'New item' : 'Item';
+    this.root.replaceChildren(element('h2', {}, heading));
     this.root.hidden = false;
     const units = savedUnits();
     const measure = measureOf(feature.geometry, units);
@@ -132,7 +138,8 @@ export class ItemPanel {
     media.value = typeof properties.media_url === 'string' ? properties.media_url : '';
     media.addEventListener('change', () => actions.setProperty('media_url', media.value.trim() || undefined));
     if (feature.geometry?.type === 'Point' && actions.moveTo) this.root.append(coordinateFields(feature.geometry.coordinates, actions.moveTo));
-    if (this.media) this.root.append(this.media.imageField(feature));
+    if (overlay) this.root.append(overlay(feature));
+    else if (this.media) this.root.append(this.media.imageField(feature));
     if (label) {
       const size = field('item-text-size', `Text size (${MIN_TEXT_SIZE}–${MAX_TEXT_SIZE} pixels)`, element('input', { id: 'item-text-size', type: 'number', min: String(MIN_TEXT_SIZE), max: String(MAX_TEXT_SIZE), step: '1' }));
       size.value = String(textSize(properties));
@@ -165,7 +172,8 @@ export class ItemPanel {
     const shownField = element('p', { class: 'field checkbox' });
     shownField.append(shown, element('label', { for: 'item-visible' }, ' Shown when the map opens'));
     this.root.append(shownField);
-    const colour = field('item-colour', 'Colour', element('input', { id: 'item-colour', type: 'color' }));
+    const colour = element('input', { id: 'item-colour', type: 'color' });
+    if (!overlay) field('item-colour', 'Colour', colour);
     colour.value = typeof properties.color === 'string' && /^#[0-9a-f]{6}$/i.test(properties.color) ? properties.color : label ? TEXT_LABEL_COLOR : DEFAULT_SWATCH;
     const swatches = element('div', { class: 'swatches', role: 'group', 'aria-label': 'Colours' });
     for (const swatch of SWATCHES) {
@@ -174,7 +182,7 @@ export class ItemPanel {
       button.addEventListener('click', () => actions.setProperty('color', swatch));
       swatches.append(button);
     }
-    this.root.append(swatches);
+    if (!overlay) this.root.append(swatches);
     title.addEventListener('change', () => actions.setProperty('title', title.value.trim() || undefined));
     description.addEventListener('change', () => actions.setProperty('description', description.value.trim() || undefined));
     colour.addEventListener('change', () => actions.setProperty('color', colour.value));

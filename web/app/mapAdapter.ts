@@ -42,6 +42,14 @@ export interface MapView {
   showPlace(place: { lon: number; lat: number; zoom: number }): Promise<void>;
   /** Where the map is centred now, [longitude, latitude] to 7 decimals (a new photo without GPS goes there). */
   center(): [number, number];
+  /** The view's west, south, east and north edges (a new image overlay goes in its middle). */
+  viewBounds(): [number, number, number, number];
+  /**
+   * Handles on an image overlay's four corners (lower-left, lower-right, upper-right, upper-left)
+   * that the mouse drags: `moved` is told each corner's place while it is dragged (`done` false)
+   * and where it is let go (`done` true). Undefined: no handles.
+   */
+  overlayHandles(corners: [number, number][] | undefined, moved?: (index: number, at: [number, number], done: boolean) => void): void;
   /** The place `pixels` ([right, down]) from `at` on the screen, to 7 decimals (the keyboard nudges a point by it). */
   offset(at: [number, number], pixels: [number, number]): [number, number];
   /** The map's own element that takes the keyboard (arrows pan, + and − zoom): the editor's keys are there too (./keyboardDrawing.ts). */
@@ -301,6 +309,9 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
   }
   let popup: maplibregl.Popup | undefined;
   let previewing = false;
+  /** The corner handles of the selected image overlay (`overlayHandles`). */
+  let handles: maplibregl.Marker[] = [];
+  let handleMoved: ((index: number, at: [number, number], done: boolean) => void) | undefined;
   let box: BoxSelect | undefined;
   let onBox: ((ids: number[], additive: boolean) => void) | undefined;
   // The hit test runs on the features as given (the map's own data), the hidden ones left out.
@@ -424,6 +435,36 @@ export async function createMapView(container: HTMLElement, styleUrl: string, fe
       const { x, y } = map.project([lon, lat]);
       const { lng, lat: moved } = map.unproject([x + dx, y + dy]).wrap();
       return [Math.round(lng * 1e7) / 1e7, Math.round(Math.max(-85, Math.min(85, moved)) * 1e7) / 1e7];
+    },
+    viewBounds() {
+      const bounds = map.getBounds();
+      return [bounds.getWest(), Math.max(-85, bounds.getSouth()), bounds.getEast(), Math.min(85, bounds.getNorth())];
+    },
+    overlayHandles(corners, moved) {
+      handleMoved = moved;
+      if (!corners) {
+        handles.forEach((handle) => handle.remove());
+        handles = [];
+        return;
+      }
+      corners.forEach((corner, index) => {
+        let handle = handles[index];
+        if (!handle) {
+          // For the mouse only (the panel's buttons are the keyboard's): hidden from assistive technology.
+          const knob = document.createElement('div');
+          knob.className = 'overlay-handle';
+          knob.setAttribute('aria-hidden', 'true');
+          handle = new maplibregl.Marker({ element: knob, anchor: 'center', draggable: true });
+          const at = () => {
+            const { lng, lat } = handle!.getLngLat();
+            return [Math.round(lng * 1e7) / 1e7, Math.round(lat * 1e7) / 1e7] as [number, number];
+          };
+          handle.on('drag', () => handleMoved?.(index, at(), false));
+          handle.on('dragend', () => handleMoved?.(index, at(), true));
+          handles[index] = handle;
+        }
+        handle.setLngLat(corner).addTo(map);
+      });
     },
     keyboardElement: () => map.getCanvas(),
     markVertex(at) {

@@ -1,25 +1,24 @@
 // The web editor's save: POST /maps/{id}/save with a JSON body (lib/webSave.ts: the changes made
-// on a revision), for a logged-in owner or editor of the map, from the map's own page (same-origin
-// request carrying the form token in X-CSRF-Token). Answers JSON: 200 with the new revision and
-// the ids of new items; 409 `save_conflict` listing the items someone else changed or deleted
-// meanwhile (nothing is saved); errors as {"error", "error_code"} with their HTTP status. A save
-// asks the map's map-image workflow for a new static image, without waiting for it.
-import type Router from '@koa/router';
+// on a revision). Answers 200 with the new revision and the ids of new items; 409 `save_conflict`
+// listing the items someone else changed or deleted meanwhile (nothing is saved). A save asks
+// the map's map-image workflow for a new static image, without waiting for it.
 import { koaBody } from 'koa-body';
-import { saveWebChanges } from '../../db/webSave.js';
-import { AppError } from '../../lib/errors.js';
-import { checkMapBytes } from '../../lib/geojson/sizeLimits.js';
-import { parseWebSave, planWebSave, type SavePlan, type WebSaveAnswer, type WebSaveConflictAnswer } from '../../lib/webSave.js';
-import { emitMapEvent, featuresChanged } from '../webhookEvents.js';
-import { jsonErrors, mapForEditor, refreshImageAfterEdit, type EditorDeps } from './editorAccess.js';
-import { checkJsonRequest } from './security.js';
+import { saveWebChanges } from '../../../db/webSave.js';
+import { AppError } from '../../../lib/errors.js';
+import { checkMapBytes } from '../../../lib/geojson/sizeLimits.js';
+import { parseWebSave, planWebSave, type SavePlan, type WebSaveAnswer, type WebSaveConflictAnswer } from '../../../lib/webSave.js';
+import { emitMapEvent, featuresChanged } from '../../webhookEvents.js';
+import { mapForEditor, refreshImageAfterEdit } from '../editorAccess.js';
+import { defineEditorEndpoint } from '../editorEndpoint.js';
 
-export type MapSaveDeps = EditorDeps;
-
-export function mountMapSave(router: Router, deps: MapSaveDeps): void {
-  const body = koaBody({ json: true, urlencoded: false, multipart: false, jsonLimit: deps.config.maxUploadBytes ?? 64 * 1024 * 1024, jsonStrict: true });
-  router.post('/maps/:id/save', checkJsonRequest(deps.config.publicUrl), jsonErrors, body, async (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
+export const endpoint = defineEditorEndpoint({
+  method: 'post',
+  path: '/maps/:id/save',
+  summary: "Saves the editor's changes since the revision it loaded, merged with others' saves unless they touched the same items",
+  sends: 'json',
+  answers: 'lib/webSave.ts WebSaveAnswer; 409 WebSaveConflictAnswer',
+  body: (deps) => koaBody({ json: true, urlencoded: false, multipart: false, jsonLimit: deps.config.maxUploadBytes ?? 64 * 1024 * 1024, jsonStrict: true }),
+  async handle(ctx, deps) {
     const { mapId: id, userId } = await mapForEditor(deps.db, ctx, 'save this map');
     const request = parseWebSave((ctx.request as { body?: unknown }).body);
     let plan: SavePlan | undefined;
@@ -47,5 +46,5 @@ export function mountMapSave(router: Router, deps: MapSaveDeps): void {
     void emitMapEvent(deps, featuresChanged(id, outcome.revision, { added: Object.values(outcome.ids), changed: plan?.changedIds ?? [], deleted: plan?.delete ?? [] }));
     const image = await refreshImageAfterEdit(deps, id);
     ctx.body = { saved: true, revision: outcome.revision, ids: outcome.ids, merged: outcome.merged, counts: outcome.counts, image } satisfies WebSaveAnswer;
-  });
-}
+  },
+});
