@@ -15,7 +15,7 @@ import { findMapWithRole } from '../db/maps.js';
 import { appendStreamedRows, releaseFeatureIds, reserveFeatureIds, type StreamedFinish } from '../db/streamedAppend.js';
 import { requireMapAccess } from '../lib/access.js';
 import { AppError } from '../lib/errors.js';
-import { readLocalDocumentHead } from '../lib/formats/documentFile.js';
+import { localRowLineBytes, readLocalDocumentHead } from '../lib/formats/documentFile.js';
 import { capSkipped } from '../lib/formats/skipped.js';
 import { planAppendTo } from '../lib/geojson/appendPlan.js';
 import { MAX_FEATURES } from '../lib/geojson/model.js';
@@ -120,6 +120,7 @@ export function makeAppendDuringParse(deps: ActivityDeps, parsers: ParserPool) {
             userId: input.userId,
             ids,
             lines: faultAfterLines(parse.lines),
+            linesAgain: async () => localRowLineBytes(outputFile, (await parse!.parsing).rowBytes),
             parsed: whenParsed,
             finish,
             checkSize: checkMapBytes,

@@ -15,6 +15,7 @@ import { GUESSED_FORMAT_FILE_TYPES, type GuessedFormat, type ImportFileType } fr
 import type { SkippedItem } from '../lib/formats/skipped.js';
 import type { MediaRefs } from '../lib/maps.js';
 import { releaseLargeBuffers } from './threadBuffers.js';
+import { RowCredit } from './rowCredit.js';
 
 export interface ParserTask {
   /** 'guess': told by the file's content. */
@@ -27,9 +28,10 @@ export interface ParserTask {
   /**
    * The row lines also go through this port as they are written (each write's bytes, a buffer
    * transferred), numbered from `firstId` when given; a message `null` follows the last one when the file
-   * is parsed whole. A file that fails sends no `null`.
+   * is parsed whole. A file that fails sends no `null`. `credit` (rowCredit.ts) bounds how many
+   * writes may be unread: the thread waits for the reader before it sends more.
    */
-  rows?: { port: MessagePort; firstId?: number };
+  rows?: { port: MessagePort; firstId?: number; credit: SharedArrayBuffer };
 }
 
 export type ParserThreadResult =
@@ -65,7 +67,14 @@ export async function parseInThread(task: ParserTask): Promise<ParserThreadResul
 }
 
 async function parse({ fileType, inputFile, outputFile, options, rows }: ParserTask): Promise<ParserThreadResult> {
-  const stream = rows && { firstId: rows.firstId, rows: (bytes: Uint8Array<ArrayBuffer>) => rows.port.postMessage(bytes, [bytes.buffer]) };
+  const credit = rows && new RowCredit(rows.credit);
+  const stream = rows && {
+    firstId: rows.firstId,
+    rows: (bytes: Uint8Array<ArrayBuffer>) => {
+      credit!.take(); // waits (synchronously, as the writer writes) while the reader is behind
+      rows.port.postMessage(bytes, [bytes.buffer]);
+    },
+  };
   const writer = new FeatureFileWriter(outputFile, undefined, stream);
   try {
     const input = fileInput(inputFile);

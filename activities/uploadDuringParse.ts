@@ -9,7 +9,7 @@ import { Context } from '@temporalio/activity';
 import { TimeLimitReached } from '../db/errors.js';
 import { insertStreamedMap } from '../db/maps.js';
 import { DEFAULT_BASEMAP } from '../lib/basemaps.js';
-import { documentBytes, readLocalDocumentHead } from '../lib/formats/documentFile.js';
+import { documentBytes, localRowLineBytes, readLocalDocumentHead } from '../lib/formats/documentFile.js';
 import { capSkipped } from '../lib/formats/skipped.js';
 import { checkMapBytes } from '../lib/geojson/sizeLimits.js';
 import type { UploadDuringParseInput, UploadMapResult } from '../lib/jobContracts.js';
@@ -55,6 +55,7 @@ export function makeUploadDuringParse(deps: ActivityDeps, parsers: ParserPool) {
             requestId: input.requestId,
             deadline: input.deadline,
             lines: faultAfterLines(parse.lines),
+            linesAgain: async () => localRowLineBytes(outputFile, (await parse!.parsing).rowBytes),
             settle: async () => {
               const file = (parsed = await parse!.parsing);
               await faultPoint('after-staging'); // parsed whole, its rows in the COPY, nothing committed
@@ -71,7 +72,9 @@ export function makeUploadDuringParse(deps: ActivityDeps, parsers: ParserPool) {
         } catch (error) {
           throw await parse.failWith(error); // a failed write ends the parse too
         }
-        const file = parsed ?? (await parse.parsing); // a retry of a committed upload: its map, whose file was parsed again
+        // A retry of a committed upload: its map, whose file was parsed again (its rows not read).
+        if (parsed === undefined) parse.skipLines();
+        const file = parsed ?? (await parse.parsing);
         if (record === 'fallBack') {
           const kept = await keepParsedFile(deps, { requestId: input.requestId, userId: input.ownerId, blobKey: input.blobKey, fileType: input.fileType }, file, outputFile);
           try {

@@ -87,15 +87,17 @@ export function checkRowsWritten(written: number, expected: number): void {
 /**
  * Row lines for a COPY in a transaction that stays open while they are made (a file streamed as
  * it is parsed): as they come on PostgreSQL, where the transaction holds one of the pool's
- * connections; on PGlite, whose one connection serves every request, gathered first, so that its
- * transaction holds it for the write only and never through a parse (other users wait no longer
- * than for the write). A parse that fails fails here, before any transaction.
+ * connections. On PGlite, whose one connection serves every request, the transaction must hold
+ * it for the write only and never through a parse (other users wait no longer than for the
+ * write): the streamed lines are read to their end and dropped (the parser thread sends a bounded
+ * number ahead, rowCredit.ts), and the same lines are then read from where the parser also wrote
+ * them, its document file (`again`), so that no file's rows are gathered in memory. A parse that
+ * fails fails here, before any transaction.
  */
-export async function linesForOpenTransaction(db: Db, lines: RowLines): Promise<RowLines> {
+export async function linesForOpenTransaction(db: Db, lines: RowLines, again: () => Promise<RowLines>): Promise<RowLines> {
   if (usesPg(db)) return lines;
-  const gathered: (Buffer | string)[] = [];
-  for await (const chunk of lines) gathered.push(chunk);
-  return gathered;
+  for await (const _chunk of lines);
+  return again();
 }
 
 async function copyLines(trx: Knex.Transaction, prefix: Buffer, lines: RowLines): Promise<number> {

@@ -232,6 +232,8 @@ export async function insertMap(db: Db, map: NewMap): Promise<MapRecord> {
 export interface NewStreamedMap extends Omit<NewMap, 'content' | 'title' | 'shortNameBase'> {
   /** The feature row lines as the parser writes them: they end when the file is parsed whole, and fail when it fails. */
   lines: RowLines;
+  /** Once the lines have ended: the same lines again, from the parse's document file (PGlite writes these: linesForOpenTransaction). */
+  linesAgain(): Promise<RowLines>;
   /**
    * Once the lines have ended: the map's content (the rows as they went in), title and short
    * name; `fallBack`: the rows cannot stay as they are (media to link), nothing is written.
@@ -245,7 +247,7 @@ export interface NewStreamedMap extends Omit<NewMap, 'content' | 'title' | 'shor
  * `settle` says so (rolled back). With the same requestId, the map the first one created.
  */
 export async function insertStreamedMap(db: Db, map: NewStreamedMap): Promise<MapRecord | 'fallBack'> {
-  const lines = await linesForOpenTransaction(db, map.lines);
+  const lines = await linesForOpenTransaction(db, map.lines, map.linesAgain);
   return transactionOrRollBack<MapRecord | 'fallBack'>(db, async (trx, rollBack) => {
     if (map.requestId) {
       const done = await trx('import_requests').select('map_id').where({ request_id: map.requestId }).first();

@@ -2,7 +2,7 @@
 // the new features' ids come from a block reserved beforehand (one short statement on the map's
 // row; generated ids may have gaps), the rows go into one COPY inside a transaction that stays
 // open through the parse without holding the map's row lock (on PGlite, whose one connection
-// serves everyone, the rows are gathered first: db/copy.ts linesForOpenTransaction), and only
+// serves everyone, the rows are written once the file is parsed, from its document file: db/copy.ts linesForOpenTransaction), and only
 // once the file is parsed whole is the map locked, briefly, to move its head, counters and
 // revision on. A file that
 // fails, a deadline passed, or a plan that cannot use the rows as they were streamed rolls the
@@ -74,6 +74,8 @@ export interface StreamedAppend {
   ids: ReservedIds;
   /** The row lines as the parser writes them; they end when the file is parsed whole, and fail when it fails. */
   lines: RowLines;
+  /** Once the lines have ended: the same lines again, from the parse's document file (PGlite writes these: linesForOpenTransaction). */
+  linesAgain(): Promise<RowLines>;
   /** The parse's outcome (awaited once the lines have ended). */
   parsed: Promise<StreamedFile>;
   /** Decides the map's head from its state (may throw to refuse the append). */
@@ -96,7 +98,7 @@ export type StreamedOutcome =
  * second one rolls its rows back and answers the first one's outcome).
  */
 export async function appendStreamedRows(db: Db, spec: StreamedAppend): Promise<StreamedOutcome> {
-  const lines = await linesForOpenTransaction(db, spec.lines);
+  const lines = await linesForOpenTransaction(db, spec.lines, spec.linesAgain);
   return transactionOrRollBack<StreamedOutcome>(db, async (trx, rollBack) => {
     await timeLeft(trx, spec.deadline);
     const written = await copyFeatureRows(trx, spec.mapId, lines);

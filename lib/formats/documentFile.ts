@@ -210,6 +210,10 @@ export interface DocumentFileSource {
 export const readLocalDocumentHead = (file: string, rowBytes: number): Promise<DocumentHead> =>
   readDocumentHead({ readStream: (_key, range) => fs.createReadStream(file, range) }, { key: file, rowBytes });
 
+/** The row lines of a document file that is still a local file (a parse's output). */
+export const localRowLineBytes = (file: string, rowBytes: number): AsyncGenerator<Buffer> =>
+  rowLineBytes({ readStream: (_key, range) => fs.createReadStream(file, range) }, { key: file, rowBytes });
+
 export async function readDocumentHead(source: DocumentFileSource, file: DocumentFile): Promise<DocumentHead> {
   const chunks: Buffer[] = [];
   for await (const chunk of source.readStream(file.key, { start: file.rowBytes, end: Number.MAX_SAFE_INTEGER })) {

@@ -7,7 +7,7 @@ import type { Db } from '../../db/connection.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { openMapDocument } from '../../db/mapDocument.js';
 import { featureById, featuresInBox, saveFeatures } from '../../db/mapFeatures.js';
-import { insertMap, readMapDetail } from '../../db/maps.js';
+import { insertMap, insertStreamedMap, readMapDetail } from '../../db/maps.js';
 import { completedContent, contentOfDocument } from '../../lib/formats/documentContent.js';
 import { rowOf } from '../../lib/formats/featureRows.js';
 import { parseMapDocument, type MapFeature } from '../../lib/geojson/model.js';
@@ -152,6 +152,41 @@ describe.each(kinds)('feature rows (%s)', (kind) => {
     const mapId = await newMap(features);
     const { document } = await documentOf(db, mapId);
     expect(document.features).toEqual(features);
+  }, 60_000);
+
+  it('writes a map whose rows stream in as parsed: on PGlite from the document file once the streamed lines have ended (insertStreamedMap)', async () => {
+    const features = Array.from({ length: 6_000 }, (_, i) => point(i + 1, (i % 360) - 180, (i % 180) - 90, { title: `row ${i} ${'y'.repeat(200)}` }));
+    const content = completedContent(contentOfDocument(parseMapDocument({ type: 'FeatureCollection', features })), new Map());
+    const parts: Buffer[] = [];
+    for await (const line of content.lines()) parts.push(Buffer.from(line));
+    const all = Buffer.concat(parts);
+    // The streamed lines, in 64 kB pieces (cut anywhere, as the parser thread sends them).
+    let streamedRead = 0;
+    const streamed = (async function* () {
+      for (let at = 0; at < all.length; at += 64 * 1024) {
+        const piece = all.subarray(at, at + 64 * 1024);
+        streamedRead += piece.length;
+        yield piece;
+      }
+    })();
+    let readAgain = 0;
+    const { lines: _lines, ...rest } = content;
+    const record = await insertStreamedMap(db, {
+      ownerId: owner,
+      description: '',
+      basemap: 'classic',
+      visibility: 'public',
+      lines: streamed,
+      linesAgain: async () => {
+        readAgain++;
+        return [all.subarray(0, 1000), all.subarray(1000)];
+      },
+      settle: async () => ({ title: 'streamed', shortNameBase: 'streamed', content: rest }),
+    });
+    if (record === 'fallBack') throw new Error('fell back');
+    expect(streamedRead).toBe(all.length); // read to their end either way (a failed parse fails there)
+    expect(readAgain).toBe(kind === 'pglite' ? 1 : 0);
+    expect((await documentOf(db, record.id)).document.features).toEqual(features);
   }, 60_000);
 
   it('reads one feature by id and the features inside a box, in the map\'s order', async () => {
