@@ -38,8 +38,8 @@ import { copyFeature, type MapFeature } from './mapFeature.js';
 import { imageValueOf, type ImageAnswer } from './mediaUpload.js';
 import { moveCorner, placeOverlay } from './overlayGeometry.js';
 import { overlayField } from './overlayPanel.js';
-import { OverlayTool } from './overlayTool.js';
-import { PhotoTool } from './photoTool.js';
+import { overlayTool as makeOverlayTool } from './overlayTool.js';
+import { photoTool } from './photoTool.js';
 import type { PlaceSearch } from './placeSearch.js';
 import { UndoToast } from './undoToast.js';
 
@@ -142,10 +142,10 @@ export function startEditor(options: EditorOptions): Editor {
 
   // ---- the toolbar (./editorToolbar.ts), the delete's Undo line, the selection
   const photo = options.imagesUrl
-    ? new PhotoTool({ imagesUrl: options.imagesUrl, csrf: options.csrf, report: (text) => (toolbar.status.textContent = text), add: addPhoto, changed: () => ui.edits.value++ })
+    ? photoTool({ imagesUrl: options.imagesUrl, csrf: options.csrf, report: (text) => (toolbar.status.textContent = text), add: addPhoto, changed: () => ui.edits.value++ })
     : undefined;
   const overlayTool = options.imagesUrl
-    ? new OverlayTool({ imagesUrl: options.imagesUrl, csrf: options.csrf, report: (text) => (toolbar.status.textContent = text), add: addOverlay, changed: () => ui.edits.value++ })
+    ? makeOverlayTool({ imagesUrl: options.imagesUrl, csrf: options.csrf, report: (text) => (toolbar.status.textContent = text), add: addOverlay, changed: () => ui.edits.value++ })
     : undefined;
   const importer = options.importUrl ? importButton({ importUrl: options.importUrl, csrf: options.csrf, unsaved: () => state.pending() }) : undefined;
   // While a version is previewed the map shows it, not the map's items: nothing is edited meanwhile.

@@ -8,8 +8,7 @@ import { element } from './element.js';
 import { keepFocus } from './editorFocus.js';
 import type { EditState } from './editState.js';
 import type { EditorState, Tool } from './editorState.js';
-import type { OverlayTool } from './overlayTool.js';
-import type { PhotoTool } from './photoTool.js';
+import type { ImageUploadTool } from './imageUploadTool.js';
 import { ToolbarOverflow } from './toolbarOverflow.js';
 
 const TOOLS: { tool: Tool; label: string; text: string }[] = [
@@ -24,8 +23,8 @@ const TOOLS: { tool: Tool; label: string; text: string }[] = [
 export interface ToolbarOptions {
   ui: EditorState;
   edits: EditState;
-  photo?: PhotoTool;
-  overlay?: OverlayTool;
+  photo?: ImageUploadTool;
+  overlay?: ImageUploadTool;
   importer?: HTMLButtonElement;
   /** History's panel, when the map has versions to show. */
   history?: { isOpen(): boolean; open(): Promise<void>; close(): void };
